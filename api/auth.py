@@ -1,0 +1,76 @@
+"""Bearer-token authentication, in the check order of DECISIONS 1: 401 → 403 → 422.
+
+The token is looked up by its SHA-256 digest (an indexed equality, so no comparison of
+secrets happens in Python), then the user and the workspace's plan are checked on every
+request, so revocation, deactivation and downgrades take effect on the next call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar.connection import ASGIConnection
+from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
+
+from api.errors import Forbidden, Refused, Unauthorized
+from models import clock, plans, tokens
+from models.queries.auth import token_principal
+
+
+class Principal(msgspec.Struct, frozen=True):
+    """Who is calling: the user and the workspace every query is scoped to."""
+
+    user_id: int
+    name: str
+    email: str
+    workspace_id: int
+    timezone: str
+    currency: str
+    token_id: int
+
+
+def bearer_token(connection: ASGIConnection[Any, Any, Any, Any]) -> str:
+    header = connection.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if not header:
+        raise Unauthorized("Missing bearer token: send 'Authorization: Bearer <token>'")
+    if scheme.lower() != "bearer" or not value.strip():
+        raise Unauthorized("Malformed Authorization header: expected 'Bearer <token>'")
+    return value.strip()
+
+
+async def authenticate(token: str) -> Principal:
+    row = await token_principal(tokens.digest(token))
+    now = clock.now()
+    if row is None:
+        raise Unauthorized("Invalid token")
+    if row["revoked_at"] is not None:
+        raise Unauthorized("Token revoked")
+    if row["expires_at"] <= now:
+        raise Unauthorized("Token expired")
+    if not row["user_active"]:
+        raise Forbidden("User is deactivated")
+    plan = plans.effective_plan(row["plan"], row["trial_ends_at"], now)
+    if not plans.includes_api(plan):
+        raise Refused(
+            f"The workspace's plan ({plan}) does not include API access; "
+            "upgrade to Premium or Enterprise"
+        )
+    return Principal(
+        user_id=row["user_id"],
+        name=row["user_name"],
+        email=row["user_email"],
+        workspace_id=row["workspace_id"],
+        timezone=row["timezone"],
+        currency=row["currency"],
+        token_id=row["token_id"],
+    )
+
+
+class TokenAuthMiddleware(AbstractAuthenticationMiddleware):
+    async def authenticate_request(
+        self, connection: ASGIConnection[Any, Any, Any, Any]
+    ) -> AuthenticationResult:
+        principal = await authenticate(bearer_token(connection))
+        return AuthenticationResult(user=principal, auth=principal.token_id)

@@ -1,0 +1,1 @@
+"""One controller per resource; handlers parse, call models/, and shape a response Struct."""

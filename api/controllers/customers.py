@@ -1,0 +1,63 @@
+"""Customer organisations: list (by name, 50 a page) and detail."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get
+from litestar.params import PathParameter
+
+from api.auth import Principal
+from api.errors import NotFound
+from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
+from api.pagination import PageNumber, offset, page_envelope
+from api.params import Search, UpdatedSince, parse_updated_since
+from api.schemas.common import Page
+from api.schemas.customers import (
+    CustomerDetail,
+    CustomerRow,
+    customer_detail_body,
+    customer_row_body,
+)
+from models.queries import customers as queries
+
+PER_PAGE = 50
+
+
+class CustomerController(Controller):
+    path = "/customers"
+    tags = ["Customers"]
+
+    @get(summary="List customers, ordered by name", responses=COMMON_RESPONSES)
+    async def list_customers(
+        self,
+        request: Request[Principal, int, Any],
+        search: Search = None,
+        updated_since: UpdatedSince = None,
+        page: PageNumber = 1,
+    ) -> Page[CustomerRow]:
+        total, rows = await queries.list_customers(
+            request.user.workspace_id,
+            search=search,
+            updated_since=parse_updated_since(updated_since),
+            limit=PER_PAGE,
+            offset=offset(page, PER_PAGE),
+        )
+        return page_envelope(
+            request,
+            [customer_row_body(row) for row in rows],
+            page=page,
+            per_page=PER_PAGE,
+            total=total,
+        )
+
+    @get("/{customer_id:int}", summary="One customer", responses=ONE_RECORD_RESPONSES)
+    async def get_customer(
+        self,
+        request: Request[Principal, int, Any],
+        customer_id: Annotated[int, PathParameter(description="Numeric customer id")],
+    ) -> CustomerDetail:
+        row = await queries.get_customer(request.user.workspace_id, customer_id)
+        if row is None:
+            raise NotFound("Customer not found")
+        return customer_detail_body(row)

@@ -1,0 +1,21 @@
+"""`GET /me`: the token's user, a connectivity check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, get
+
+from api.auth import Principal
+from api.openapi import COMMON_RESPONSES
+from api.schemas.users import User
+
+
+class MeController(Controller):
+    path = "/me"
+    tags = ["Users"]
+
+    @get(summary="The authenticated user", responses=COMMON_RESPONSES)
+    async def get_me(self, request: Request[Principal, int, Any]) -> User:
+        user = request.user
+        return User(id=user.user_id, name=user.name, email=user.email)

@@ -1,0 +1,147 @@
+"""The one error format: `{"message"}` bodies, plus `errors` on 422, for every failure path."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.status_codes import (
+    HTTP_401_UNAUTHORIZED,
+    HTTP_403_FORBIDDEN,
+    HTTP_404_NOT_FOUND,
+    HTTP_409_CONFLICT,
+    HTTP_422_UNPROCESSABLE_ENTITY,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
+
+from api.schemas.common import ErrorBody, ValidationErrorBody
+
+log = logging.getLogger("pressline.errors")
+
+
+class ApiError(Exception):
+    status_code: int = 400
+    headers: dict[str, str] | None = None
+
+    def __init__(self, message: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if headers:
+            self.headers = headers
+
+    def body(self) -> ErrorBody | ValidationErrorBody:
+        return ErrorBody(message=self.message)
+
+
+class Unauthorized(ApiError):
+    status_code = HTTP_401_UNAUTHORIZED
+    headers = {"WWW-Authenticate": "Bearer"}
+
+
+class Forbidden(ApiError):
+    status_code = HTTP_403_FORBIDDEN
+
+
+class NotFound(ApiError):
+    status_code = HTTP_404_NOT_FOUND
+
+    def __init__(self, message: str = "Not found") -> None:
+        super().__init__(message)
+
+
+class Conflict(ApiError):
+    status_code = HTTP_409_CONFLICT
+
+
+class Refused(ApiError):
+    """422 for a rule, not a field: plan limits, plan without API, a refused stage move."""
+
+    status_code = HTTP_422_UNPROCESSABLE_ENTITY
+
+    def body(self) -> ValidationErrorBody:
+        return ValidationErrorBody(message=self.message, errors={})
+
+
+class ValidationFailed(ApiError):
+    """422 naming every failing field (dot paths for nested ones: `lines.0.quantity`)."""
+
+    status_code = HTTP_422_UNPROCESSABLE_ENTITY
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        self.errors = errors
+        super().__init__(summarise(errors))
+
+    def body(self) -> ValidationErrorBody:
+        return ValidationErrorBody(message=self.message, errors=self.errors)
+
+
+def summarise(errors: dict[str, list[str]]) -> str:
+    messages = [message for field_messages in errors.values() for message in field_messages]
+    if not messages:
+        return "The given data was invalid."
+    first = messages[0]
+    more = len(messages) - 1
+    if more:
+        first += f" (and {more} more error{'s' if more > 1 else ''})"
+    return first
+
+
+def _response(
+    status_code: int, body: ErrorBody | ValidationErrorBody, headers: dict[str, str] | None = None
+) -> Response[Any]:
+    return Response(
+        content=body, status_code=status_code, headers=headers, media_type=MediaType.JSON
+    )
+
+
+def handle_api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
+    return _response(exc.status_code, exc.body(), exc.headers)
+
+
+def handle_validation_exception(
+    _: Request[Any, Any, Any], exc: ValidationException
+) -> Response[Any]:
+    """Litestar's own parameter errors (query, path, headers) in the contract's 422 shape."""
+    errors: dict[str, list[str]] = {}
+    for item in exc.extra if isinstance(exc.extra, list) else []:
+        if isinstance(item, dict):
+            key = str(item.get("key") or "request")
+            errors.setdefault(key, []).append(_clean(str(item.get("message", "is invalid")), key))
+    if not errors:
+        errors["request"] = [str(exc.detail)]
+    failed = ValidationFailed(errors)
+    return _response(failed.status_code, failed.body())
+
+
+def _clean(message: str, key: str) -> str:
+    return f"{key}: {message}" if not message.startswith(key) else message
+
+
+def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    """Framework errors (404 route, 405, 413, ...) in the `{"message"}` shape."""
+    status = exc.status_code
+    message = {
+        HTTP_404_NOT_FOUND: "Not found",
+        405: "Method not allowed",
+        413: "Request body too large (limit 1 MiB)",
+        HTTP_401_UNAUTHORIZED: "Missing bearer token",
+        HTTP_403_FORBIDDEN: "Forbidden",
+    }.get(status, str(exc.detail))
+    if status == HTTP_422_UNPROCESSABLE_ENTITY:
+        return _response(status, ValidationErrorBody(message=message, errors={}), exc.headers)
+    return _response(status, ErrorBody(message=message), exc.headers)
+
+
+def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return _response(HTTP_500_INTERNAL_SERVER_ERROR, ErrorBody(message="Internal server error"))
+
+
+EXCEPTION_HANDLERS = {
+    ApiError: handle_api_error,
+    ValidationException: handle_validation_exception,
+    HTTPException: handle_http_exception,
+    HTTP_500_INTERNAL_SERVER_ERROR: handle_internal_error,
+}

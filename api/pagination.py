@@ -1,0 +1,63 @@
+"""The one pagination helper: fixed page sizes, the list envelope and its absolute links."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypeVar
+from urllib.parse import urlencode
+
+from litestar import Request
+from litestar.params import QueryParameter
+
+from api.schemas.common import Links, Page
+
+T = TypeVar("T")
+
+PageNumber = Annotated[
+    int,
+    QueryParameter(
+        ge=1,
+        le=2**31 - 1,
+        description="Page number, from 1. A page past the last answers an empty `data`.",
+    ),
+]
+
+
+def last_page(total: int, per_page: int) -> int:
+    return max(1, -(-total // per_page))
+
+
+def offset(page: int, per_page: int) -> int:
+    return (page - 1) * per_page
+
+
+def base_url(request: Request[Any, Any, Any]) -> str:
+    """The public URL of this endpoint, honouring the proxy's X-Forwarded-Proto/Host."""
+    url = request.url
+    scheme = request.headers.get("x-forwarded-proto", url.scheme).split(",")[0].strip()
+    host = request.headers.get("x-forwarded-host", url.netloc).split(",")[0].strip()
+    return f"{scheme}://{host}{url.path}"
+
+
+def page_envelope(
+    request: Request[Any, Any, Any], data: list[T], *, page: int, per_page: int, total: int
+) -> Page[T]:
+    last = last_page(total, per_page)
+    base = base_url(request)
+    others = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
+
+    def link(number: int) -> str:
+        return f"{base}?{urlencode([*others, ('page', str(number))])}"
+
+    return Page(
+        data=data,
+        current_page=page,
+        last_page=last,
+        per_page=per_page,
+        total=total,
+        links=Links(
+            first=link(1),
+            last=link(last),
+            prev=link(min(page - 1, last)) if page > 1 else None,
+            next=link(page + 1) if page < last else None,
+        ),
+    )

@@ -1,0 +1,1 @@
+"""Response and request bodies as msgspec Structs, one module per resource."""

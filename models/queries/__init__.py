@@ -1,0 +1,1 @@
+"""Read-side queries: every function takes the workspace id first and returns plain rows."""

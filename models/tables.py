@@ -1,0 +1,286 @@
+"""Piccolo tables for the whole domain; every tenant-owned table carries `workspace`.
+
+Composite indexes (workspace first) that Piccolo cannot declare on a column live in the
+`indexes` migration; see models/migrations.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from piccolo.columns import (
+    BigInt,
+    Boolean,
+    ForeignKey,
+    Integer,
+    Numeric,
+    OnDelete,
+    Text,
+    Timestamptz,
+    Varchar,
+)
+from piccolo.columns.defaults.timestamptz import TimestamptzNow
+from piccolo.table import Table
+
+# --- tenancy -------------------------------------------------------------------------------
+
+
+class Workspace(Table, tablename="workspaces"):
+    name = Varchar(length=200)
+    plan = Varchar(length=20, default="starter")
+    trial_ends_at = Timestamptz(null=True, default=None)
+    currency = Varchar(length=3, default="GBP")
+    tax_rate = Numeric(digits=(5, 2), default=Decimal("0"))
+    timezone = Varchar(length=64, default="UTC")
+    require_artwork_approval = Boolean(default=False)
+    strict_sequence = Boolean(default=False)
+    open_order_limit = Integer(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class User(Table, tablename="users"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    name = Varchar(length=200)
+    email = Varchar(length=254)
+    is_active = Boolean(default=True)
+    deactivated_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class ApiToken(Table, tablename="api_tokens"):
+    """Only the SHA-256 digest of a token is stored; `prefix` helps people tell tokens apart."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    user = ForeignKey(User, on_delete=OnDelete.cascade, index=True)
+    name = Varchar(length=100, default="")
+    digest = Varchar(length=64, unique=True)
+    prefix = Varchar(length=16)
+    created_at = Timestamptz(default=TimestamptzNow())
+    expires_at = Timestamptz()
+    revoked_at = Timestamptz(null=True, default=None)
+
+
+# --- customers -----------------------------------------------------------------------------
+
+
+class PriceList(Table, tablename="price_lists"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    name = Varchar(length=100)
+    discount_percent = Numeric(digits=(5, 2), default=Decimal("0"))
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class Customer(Table, tablename="customers"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    name = Varchar(length=200)
+    slug = Varchar(length=100)
+    price_list = ForeignKey(PriceList, null=True, on_delete=OnDelete.set_null)
+    payment_terms = Varchar(length=20, default="net_30")
+    default_carrier = Varchar(length=100, default="")
+    tax_exempt = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class Contact(Table, tablename="contacts"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    customer = ForeignKey(Customer, on_delete=OnDelete.cascade, index=True)
+    name = Varchar(length=200)
+    email = Varchar(length=254)
+    phone = Varchar(length=50, default="")
+    is_primary = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+# --- catalogue -----------------------------------------------------------------------------
+
+
+class Sku(Table, tablename="skus"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    code = Varchar(length=64)
+    style = Varchar(length=100)
+    brand = Varchar(length=100)
+    colour = Varchar(length=50)
+    colour_hex = Varchar(length=7)
+    size = Varchar(length=20)
+    on_hand = Integer(default=0)
+    reserved = Integer(default=0)
+    reorder_point = Integer(default=0)
+    discontinued = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+# --- orders --------------------------------------------------------------------------------
+
+
+class Order(Table, tablename="orders"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    customer = ForeignKey(Customer, on_delete=OnDelete.restrict, index=True)
+    number = Varchar(length=32)
+    number_year = Integer()
+    number_seq = Integer()
+    stage = Varchar(length=20, default="artwork")
+    substage = Varchar(length=100, null=True, default=None)
+    due_by = Timestamptz(null=True, default=None)
+    dispatched_at = Timestamptz(null=True, default=None)
+    carrier = Varchar(length=100, null=True, default=None)
+    tracking_number = Varchar(length=100, null=True, default=None)
+    currency = Varchar(length=3)
+    subtotal_cents = BigInt(default=0)
+    tax_cents = BigInt(default=0)
+    total_cents = BigInt(default=0)
+    notes = Text(default="")
+    external_ref = Varchar(length=100, null=True, default=None)
+    stock_consumed = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class OrderLine(Table, tablename="order_lines"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    position = Integer()
+    description = Varchar(length=255)
+    quantity = Integer()
+    unit_price_cents = BigInt()
+    line_total_cents = BigInt()
+    sku = ForeignKey(Sku, null=True, on_delete=OnDelete.restrict, index=True)
+
+
+class StageChange(Table, tablename="stage_history"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    from_stage = Varchar(length=20, null=True, default=None)
+    to_stage = Varchar(length=20)
+    source = Varchar(length=20, default="api")
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    at = Timestamptz(default=TimestamptzNow())
+
+
+class Invoice(Table, tablename="invoices"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    customer = ForeignKey(Customer, on_delete=OnDelete.restrict, index=True)
+    number = Varchar(length=32)
+    number_year = Integer()
+    number_seq = Integer()
+    status = Varchar(length=20, default="issued")
+    total_cents = BigInt()
+    currency = Varchar(length=3)
+    issued_at = Timestamptz(null=True, default=None)
+    paid_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class Artwork(Table, tablename="artwork"):
+    """The artwork state of one order (one row per order, created with the order)."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, unique=True)
+    status = Varchar(length=30, default="awaiting_proof")
+    version = Integer(default=0)
+    approved_at = Timestamptz(null=True, default=None)
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class NumberSequence(Table, tablename="number_sequences"):
+    """Gapless counters per workspace, document kind (`order`, `invoice`) and year."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    kind = Varchar(length=20)
+    year = Integer()
+    last_value = Integer(default=0)
+
+
+class CustomerMessage(Table, tablename="customer_messages"):
+    """A notification queued for the customer's primary contact when an order moves."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    customer = ForeignKey(Customer, on_delete=OnDelete.cascade)
+    contact = ForeignKey(Contact, null=True, on_delete=OnDelete.set_null)
+    kind = Varchar(length=40)
+    subject = Varchar(length=255)
+    body = Text()
+    status = Varchar(length=20, default="queued")
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class IdempotencyKey(Table, tablename="idempotency_keys"):
+    """The first response to a POST carrying `Idempotency-Key`, kept 24 h per user and key."""
+
+    user = ForeignKey(User, on_delete=OnDelete.cascade, index=True)
+    key = Varchar(length=255)
+    request_hash = Varchar(length=64)
+    status = Varchar(length=20, default="running")
+    response_status = Integer(null=True, default=None)
+    response_body = Text(null=True, default=None)
+    response_location = Varchar(length=255, null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    expires_at = Timestamptz()
+
+
+# --- webhooks ------------------------------------------------------------------------------
+
+
+class WebhookSubscription(Table, tablename="webhook_subscriptions"):
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    url = Varchar(length=2048)
+    events = Varchar(length=255, default="*")
+    secret = Varchar(length=100)
+    customer = ForeignKey(Customer, null=True, on_delete=OnDelete.cascade)
+    is_active = Boolean(default=True)
+    consecutive_failures = Integer(default=0)
+    deactivated_at = Timestamptz(null=True, default=None)
+    deactivated_reason = Varchar(length=255, null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class WebhookEvent(Table, tablename="webhook_events"):
+    """One event; `body` holds the exact JSON bytes (UTF-8) every attempt sends."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    event_id = Varchar(length=36, unique=True)
+    name = Varchar(length=40)
+    order = ForeignKey(Order, null=True, on_delete=OnDelete.set_null)
+    customer = ForeignKey(Customer, null=True, on_delete=OnDelete.set_null)
+    body = Text()
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class WebhookDelivery(Table, tablename="webhook_deliveries"):
+    """One event for one subscription: `pending` → `succeeded` | `failed`, or `skipped`."""
+
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    event = ForeignKey(WebhookEvent, on_delete=OnDelete.cascade, index=True)
+    subscription = ForeignKey(WebhookSubscription, on_delete=OnDelete.cascade, index=True)
+    status = Varchar(length=20, default="pending")
+    attempts = Integer(default=0)
+    next_attempt_at = Timestamptz(default=TimestamptzNow())
+    lease_expires_at = Timestamptz(null=True, default=None)
+    leased_by = Varchar(length=100, null=True, default=None)
+    last_status_code = Integer(null=True, default=None)
+    last_error = Text(null=True, default=None)
+    completed_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class WebhookAttempt(Table, tablename="webhook_attempts"):
+    delivery = ForeignKey(WebhookDelivery, on_delete=OnDelete.cascade, index=True)
+    number = Integer()
+    started_at = Timestamptz()
+    duration_ms = Integer()
+    status_code = Integer(null=True, default=None)
+    error = Text(null=True, default=None)
+    response_headers = Text(default="{}")
+    response_body = Text(default="")
+    response_truncated = Boolean(default=False)
+    response_length = Integer(default=0)
+    worker = Varchar(length=100, default="")

@@ -17,6 +17,7 @@ from litestar.status_codes import (
 )
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
+from models.errors import ConflictError, DomainError, InvalidFields, NotFoundError
 
 log = logging.getLogger("pressline.errors")
 
@@ -139,8 +140,23 @@ def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Re
     return _response(HTTP_500_INTERNAL_SERVER_ERROR, ErrorBody(message="Internal server error"))
 
 
+def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Any]:
+    """Refusals raised by models/ map onto the API's error classes here, and only here."""
+    error: ApiError
+    if isinstance(exc, InvalidFields):
+        error = ValidationFailed(exc.errors)
+    elif isinstance(exc, NotFoundError):
+        error = NotFound(exc.message)
+    elif isinstance(exc, ConflictError):
+        error = Conflict(exc.message)
+    else:
+        error = Refused(exc.message)
+    return handle_api_error(request, error)
+
+
 EXCEPTION_HANDLERS = {
     ApiError: handle_api_error,
+    DomainError: handle_domain_error,
     ValidationException: handle_validation_exception,
     HTTPException: handle_http_exception,
     HTTP_500_INTERNAL_SERVER_ERROR: handle_internal_error,

@@ -6,7 +6,7 @@ import contextlib
 import datetime as dt
 import sqlite3
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from piccolo.engine.postgres import PostgresEngine
@@ -61,7 +61,7 @@ def is_postgres() -> bool:
     return isinstance(engine(), PostgresEngine)
 
 
-def transaction():  # type: ignore[no-untyped-def]
+def transaction() -> Any:
     """A write transaction; on SQLite it takes the write lock up front (no upgrade deadlocks)."""
     db = engine()
     if isinstance(db, SQLiteEngine):
@@ -82,7 +82,8 @@ def bind(db: Engine) -> None:
     import piccolo_conf
 
     piccolo_conf.DB = db
-    for table in [*all_tables(), Migration]:
+    tables: list[type[Table]] = [*all_tables(), Migration]
+    for table in tables:
         table._meta.db = db
 
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
-def sku_status(*, on_hand: int, reserved: int, reorder_point: int, discontinued: bool) -> str:
+SkuStatus = Literal["in_stock", "low_stock", "out_of_stock", "discontinued"]
+
+
+def sku_status(*, on_hand: int, reserved: int, reorder_point: int, discontinued: bool) -> SkuStatus:
     available = on_hand - reserved
     if discontinued:
         return "discontinued"

@@ -15,6 +15,7 @@ from piccolo.columns import (
     Integer,
     Numeric,
     OnDelete,
+    Serial,
     Text,
     Timestamptz,
     Varchar,
@@ -26,6 +27,7 @@ from piccolo.table import Table
 
 
 class Workspace(Table, tablename="workspaces"):
+    id: Serial
     name = Varchar(length=200)
     plan = Varchar(length=20, default="starter")
     trial_ends_at = Timestamptz(null=True, default=None)
@@ -40,6 +42,7 @@ class Workspace(Table, tablename="workspaces"):
 
 
 class User(Table, tablename="users"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     name = Varchar(length=200)
     email = Varchar(length=254)
@@ -52,6 +55,7 @@ class User(Table, tablename="users"):
 class ApiToken(Table, tablename="api_tokens"):
     """Only the SHA-256 digest of a token is stored; `prefix` helps people tell tokens apart."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     user = ForeignKey(User, on_delete=OnDelete.cascade, index=True)
     name = Varchar(length=100, default="")
@@ -66,6 +70,7 @@ class ApiToken(Table, tablename="api_tokens"):
 
 
 class PriceList(Table, tablename="price_lists"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     name = Varchar(length=100)
     discount_percent = Numeric(digits=(5, 2), default=Decimal("0"))
@@ -74,6 +79,7 @@ class PriceList(Table, tablename="price_lists"):
 
 
 class Customer(Table, tablename="customers"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     name = Varchar(length=200)
     slug = Varchar(length=100)
@@ -86,6 +92,7 @@ class Customer(Table, tablename="customers"):
 
 
 class Contact(Table, tablename="contacts"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     customer = ForeignKey(Customer, on_delete=OnDelete.cascade, index=True)
     name = Varchar(length=200)
@@ -99,6 +106,7 @@ class Contact(Table, tablename="contacts"):
 
 
 class Sku(Table, tablename="skus"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     code = Varchar(length=64)
     style = Varchar(length=100)
@@ -118,6 +126,7 @@ class Sku(Table, tablename="skus"):
 
 
 class Order(Table, tablename="orders"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     customer = ForeignKey(Customer, on_delete=OnDelete.restrict, index=True)
     number = Varchar(length=32)
@@ -141,6 +150,7 @@ class Order(Table, tablename="orders"):
 
 
 class OrderLine(Table, tablename="order_lines"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
     position = Integer()
@@ -152,6 +162,7 @@ class OrderLine(Table, tablename="order_lines"):
 
 
 class StageChange(Table, tablename="stage_history"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
     from_stage = Varchar(length=20, null=True, default=None)
@@ -162,6 +173,7 @@ class StageChange(Table, tablename="stage_history"):
 
 
 class Invoice(Table, tablename="invoices"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
     customer = ForeignKey(Customer, on_delete=OnDelete.restrict, index=True)
@@ -180,6 +192,7 @@ class Invoice(Table, tablename="invoices"):
 class Artwork(Table, tablename="artwork"):
     """The artwork state of one order (one row per order, created with the order)."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, unique=True)
     status = Varchar(length=30, default="awaiting_proof")
@@ -191,6 +204,7 @@ class Artwork(Table, tablename="artwork"):
 class NumberSequence(Table, tablename="number_sequences"):
     """Gapless counters per workspace, document kind (`order`, `invoice`) and year."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     kind = Varchar(length=20)
     year = Integer()
@@ -200,6 +214,7 @@ class NumberSequence(Table, tablename="number_sequences"):
 class CustomerMessage(Table, tablename="customer_messages"):
     """A notification queued for the customer's primary contact when an order moves."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
     customer = ForeignKey(Customer, on_delete=OnDelete.cascade)
@@ -214,6 +229,7 @@ class CustomerMessage(Table, tablename="customer_messages"):
 class IdempotencyKey(Table, tablename="idempotency_keys"):
     """The first response to a POST carrying `Idempotency-Key`, kept 24 h per user and key."""
 
+    id: Serial
     user = ForeignKey(User, on_delete=OnDelete.cascade, index=True)
     key = Varchar(length=255)
     request_hash = Varchar(length=64)
@@ -229,6 +245,7 @@ class IdempotencyKey(Table, tablename="idempotency_keys"):
 
 
 class WebhookSubscription(Table, tablename="webhook_subscriptions"):
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     url = Varchar(length=2048)
     events = Varchar(length=255, default="*")
@@ -245,6 +262,7 @@ class WebhookSubscription(Table, tablename="webhook_subscriptions"):
 class WebhookEvent(Table, tablename="webhook_events"):
     """One event; `body` holds the exact JSON bytes (UTF-8) every attempt sends."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     event_id = Varchar(length=36, unique=True)
     name = Varchar(length=40)
@@ -257,6 +275,7 @@ class WebhookEvent(Table, tablename="webhook_events"):
 class WebhookDelivery(Table, tablename="webhook_deliveries"):
     """One event for one subscription: `pending` → `succeeded` | `failed`, or `skipped`."""
 
+    id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     event = ForeignKey(WebhookEvent, on_delete=OnDelete.cascade, index=True)
     subscription = ForeignKey(WebhookSubscription, on_delete=OnDelete.cascade, index=True)
@@ -273,6 +292,7 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
 
 
 class WebhookAttempt(Table, tablename="webhook_attempts"):
+    id: Serial
     delivery = ForeignKey(WebhookDelivery, on_delete=OnDelete.cascade, index=True)
     number = Integer()
     started_at = Timestamptz()

@@ -9,7 +9,7 @@ import secrets
 from models import clock
 from models.tables import ApiToken
 
-TOKEN_PREFIX = "plk_"
+TOKEN_PREFIX = "plk_"  # noqa: S105 - a public marker, not a secret
 DEFAULT_LIFETIME = dt.timedelta(days=365)
 
 

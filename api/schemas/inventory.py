@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from api.schemas.common import Schema, Timestamp
 from models.clock import iso
-from models.stock import sku_status
-
-SkuStatus = Literal["in_stock", "low_stock", "out_of_stock", "discontinued"]
+from models.stock import SkuStatus, sku_status
 
 
 class Sku(Schema):

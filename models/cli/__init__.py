@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from models import db
 from models.cli import output
 
-GROUPS = (
-    "models.cli.setup",
-)
+GROUPS = ("models.cli.setup",)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -44,12 +44,18 @@ async def list_customers(
     offset: int,
 ) -> tuple[int, list[dict[str, Any]]]:
     """Total and one page (by name, then id), each row with `orders_count` and `open_orders`."""
-    filters = {"search": search, "updated_since": updated_since}
-    total = await _filtered(Customer.count(), workspace_id, **filters)
+    total = await _filtered(
+        Customer.count(), workspace_id, search=search, updated_since=updated_since
+    )
     if offset >= total:
         return total, []
     rows = await (
-        _filtered(Customer.select(*CUSTOMER_COLUMNS), workspace_id, **filters)
+        _filtered(
+            Customer.select(*CUSTOMER_COLUMNS),
+            workspace_id,
+            search=search,
+            updated_since=updated_since,
+        )
         .order_by(Customer.name, Customer.id)
         .limit(limit)
         .offset(offset)

@@ -1,4 +1,4 @@
-"""SKU reads with live stock; `low` is available (on_hand − reserved) at or under the
+"""SKU reads with live stock; `low` is available (on_hand - reserved) at or under the
 reorder point, discontinued SKUs excluded."""
 
 from __future__ import annotations
@@ -55,12 +55,19 @@ async def list_skus(
     limit: int,
     offset: int,
 ) -> tuple[int, list[dict[str, Any]]]:
-    filters = {"search": search, "low": low, "updated_since": updated_since}
-    total = await _filtered(Sku.count(), workspace_id, **filters)
+    total = await _filtered(
+        Sku.count(), workspace_id, search=search, low=low, updated_since=updated_since
+    )
     if offset >= total:
         return total, []
     rows = await (
-        _filtered(Sku.select(*SKU_COLUMNS), workspace_id, **filters)
+        _filtered(
+            Sku.select(*SKU_COLUMNS),
+            workspace_id,
+            search=search,
+            low=low,
+            updated_since=updated_since,
+        )
         .order_by(Sku.code, Sku.id)
         .limit(limit)
         .offset(offset)

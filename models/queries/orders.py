@@ -61,11 +61,22 @@ async def list_orders(
     offset: int,
 ) -> tuple[int, list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """Total, one page of order rows (newest first) and their lines keyed by order id."""
-    filters = {"stage": stage, "customer_slug": customer_slug, "updated_since": updated_since}
-    total = await _filtered(Order.count(), workspace_id, **filters)
+    total = await _filtered(
+        Order.count(),
+        workspace_id,
+        stage=stage,
+        customer_slug=customer_slug,
+        updated_since=updated_since,
+    )
     if offset >= total:
         return total, [], {}
-    page: Select = _filtered(Order.select(*ORDER_COLUMNS), workspace_id, **filters)
+    page: Select = _filtered(
+        Order.select(*ORDER_COLUMNS),
+        workspace_id,
+        stage=stage,
+        customer_slug=customer_slug,
+        updated_since=updated_since,
+    )
     rows = await (
         page.order_by(Order.created_at, Order.id, ascending=False).limit(limit).offset(offset)
     )

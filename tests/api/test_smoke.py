@@ -4,7 +4,7 @@ from tests import factories
 
 
 async def test_me_returns_the_tokens_user(client):
-    ws, u, auth = await factories.account()
+    _, u, auth = await factories.account()
     response = await client.get("/api/v1/me", headers=auth)
     assert response.status_code == 200
     assert response.json() == {"id": u.id, "name": u.name, "email": u.email}

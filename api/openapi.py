@@ -2,27 +2,74 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, OpenAPI, SecurityScheme
+from litestar.openapi.spec import Components, Example, OpenAPI, SecurityScheme
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
 
+
+def _error(
+    body: type[ErrorBody | ValidationErrorBody],
+    description: str,
+    examples: dict[str, dict[str, Any]],
+) -> ResponseSpec:
+    """A documented error response with real example bodies (not generated noise)."""
+    return ResponseSpec(
+        body,
+        description=description,
+        generate_examples=False,
+        examples=[Example(summary=summary, value=value) for summary, value in examples.items()],
+    )
+
+
 COMMON_RESPONSES: dict[int, ResponseSpec] = {
-    401: ResponseSpec(ErrorBody, description="Missing, invalid, expired or revoked token"),
-    403: ResponseSpec(ErrorBody, description="The token's user is deactivated"),
-    422: ResponseSpec(
-        ValidationErrorBody,
-        description=(
-            "Validation failed (every failing field in `errors`), the plan does not include "
-            "the API, a plan limit was hit, or a stage move was refused (reason in `message`)"
-        ),
+    401: _error(
+        ErrorBody,
+        "Missing, malformed, invalid, expired or revoked token (with `WWW-Authenticate: Bearer`)",
+        {
+            "missing": {"message": "Missing bearer token: send 'Authorization: Bearer <token>'"},
+            "invalid": {"message": "Invalid token"},
+            "expired": {"message": "Token expired"},
+            "revoked": {"message": "Token revoked"},
+        },
     ),
-    429: ResponseSpec(ErrorBody, description="Rate limited; see `Retry-After` (seconds)"),
+    403: _error(
+        ErrorBody,
+        "The token's user is deactivated",
+        {"deactivated": {"message": "User is deactivated"}},
+    ),
+    422: _error(
+        ValidationErrorBody,
+        "Validation failed (every failing field in `errors`), the plan does not include "
+        "the API, a plan limit was hit, or a stage move was refused (reason in `message`)",
+        {
+            "invalid parameter": {
+                "message": "page: Expected `int` >= 1",
+                "errors": {"page": ["page: Expected `int` >= 1"]},
+            },
+            "plan without API": {
+                "message": "The workspace's plan (standard) does not include API access; "
+                "upgrade to Premium or Enterprise",
+                "errors": {},
+            },
+        },
+    ),
+    429: _error(
+        ErrorBody,
+        "Rate limited; `Retry-After` gives the seconds to wait",
+        {"rate limited": {"message": "Rate limit exceeded; retry after 12 seconds"}},
+    ),
 }
 ONE_RECORD_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
-    404: ResponseSpec(ErrorBody, description="Not found, or in another workspace"),
+    404: _error(
+        ErrorBody,
+        "Not found, or in another workspace",
+        {"not found": {"message": "Order not found"}},
+    ),
 }
 
 OPENAPI_CONFIG = OpenAPIConfig(

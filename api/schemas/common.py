@@ -17,6 +17,18 @@ Timestamp = Annotated[
         }
     ),
 ]
+LocalTimestamp = Annotated[
+    str,
+    msgspec.Meta(
+        extra_json_schema={
+            "description": (
+                "ISO 8601 date-time with the workspace's UTC offset "
+                "(e.g. 2026-07-15T00:00:00+01:00 in Europe/London in summer)"
+            ),
+            "extra": {"format": "date-time"},
+        }
+    ),
+]
 DecimalString = Annotated[
     str,
     msgspec.Meta(

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from api.schemas.common import Schema, Timestamp
+from api.schemas.common import LocalTimestamp, Schema, Timestamp
 from models.clock import iso
 
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
@@ -42,7 +42,7 @@ class Order(Schema):
     number: str
     stage: Stage
     substage: str | None
-    due_by: Timestamp | None
+    due_by: LocalTimestamp | None
     dispatched_at: Timestamp | None
     carrier: str | None
     tracking_number: str | None

@@ -8,7 +8,7 @@ from typing import Any
 
 from piccolo.query.methods.select import Select
 
-from models.queries.filters import MAX_ID
+from models.queries.filters import MAX_ID, equals
 from models.tables import Artwork, Invoice, Order, OrderLine, StageChange
 
 ORDER_COLUMNS = (
@@ -45,7 +45,7 @@ def _filtered(
     if stage is not None:
         query = query.where(Order.stage == stage)
     if customer_slug is not None:
-        query = query.where(Order.customer.slug == customer_slug)
+        query = query.where(equals(Order.customer.slug, customer_slug))
     if updated_since is not None:
         query = query.where(Order.updated_at >= updated_since)
     return query

@@ -40,6 +40,8 @@ class Settings:
     redis_url: str | None = None
     rate_limit_read: int = 60
     rate_limit_write: int = 20
+    rate_limit_key_prefix: str = "pressline:rl"
+    log_level: str = "INFO"
     webhook_allow_private_targets: bool = False
     webhook_backoff: tuple[int, ...] = field(default=DEFAULT_WEBHOOK_BACKOFF)
     webhook_max_attempts: int = 5
@@ -55,6 +57,9 @@ class Settings:
             redis_url=os.environ.get("REDIS_URL", "").strip() or None,
             rate_limit_read=_int("RATE_LIMIT_READ", 60),
             rate_limit_write=_int("RATE_LIMIT_WRITE", 20),
+            rate_limit_key_prefix=os.environ.get("RATE_LIMIT_KEY_PREFIX", "").strip()
+            or "pressline:rl",
+            log_level=os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO",
             webhook_allow_private_targets=_flag("WEBHOOK_ALLOW_PRIVATE_TARGETS"),
             webhook_backoff=_backoff(),
             webhook_max_attempts=_int("WEBHOOK_MAX_ATTEMPTS", 5),

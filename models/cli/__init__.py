@@ -13,8 +13,16 @@ from collections.abc import Sequence
 
 from models import db
 from models.cli import output
+from models.errors import DomainError
 
-GROUPS = ("models.cli.setup",)
+GROUPS = (
+    "models.cli.setup",
+    "models.cli.workspaces",
+    "models.cli.users",
+    "models.cli.tokens",
+    "models.cli.customers",
+    "models.cli.skus",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,22 +36,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _pool_open() -> bool:
+    return getattr(db.engine(), "pool", None) is not None
+
+
 async def _run(args: argparse.Namespace) -> int:
-    await db.start()
+    # Start (and later stop) only a pool this command opened: in-process callers such as
+    # the tests may already run one for the web app on the same engine.
+    owns_pool = not _pool_open()
+    if owns_pool:
+        await db.start()
     try:
         return output.emit(args, await args.handler(args))
     except output.CommandError as exc:
         return output.fail(args, str(exc))
+    except DomainError as exc:
+        return output.fail_domain(args, exc)
     finally:
-        await db.stop()
+        if owns_pool:
+            await db.stop()
+
+
+def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    args = build_parser().parse_args(argv)
+    # `--json` is accepted before or after the command.
+    args.json = args.json or getattr(args, "json_after", False)
+    return args
+
+
+async def run(argv: Sequence[str]) -> int:
+    """Run one command on the caller's event loop (tests, embedding); returns the exit status."""
+    return await _run(parse(argv))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    # `--json` is accepted before or after the command.
-    args.json = args.json or getattr(args, "json_after", False)
-    return asyncio.run(_run(args))
+    return asyncio.run(_run(parse(argv)))
 
 
 if __name__ == "__main__":

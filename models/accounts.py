@@ -1,0 +1,328 @@
+"""Operator-side setup: workspaces, users and their tokens, with the rules each field obeys.
+
+The command line and the demo builder call these; every refusal is a models.errors type.
+Customers, contacts and SKUs live in models/catalogue.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import re
+import zoneinfo
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from models import clock, db, plans, tokens
+from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.tables import ApiToken, User, Workspace
+
+MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
+MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class Keep(enum.Enum):
+    """Marks a setting `set_workspace` leaves as it is (None means "clear" for overrides)."""
+
+    KEEP = 0
+
+
+KEEP = Keep.KEEP
+
+
+class FieldErrors:
+    """Collects every problem with an input, so one refusal lists them all."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, field: str, message: str) -> None:
+        self.errors.setdefault(field, []).append(message)
+
+    def text(self, field: str, value: str, max_length: int, *, required: bool = True) -> str:
+        value = value.strip()
+        if required and not value:
+            self.add(field, "must not be blank")
+        elif len(value) > max_length:
+            self.add(field, f"must be at most {max_length} characters")
+        return value
+
+    def email(self, field: str, value: str) -> str:
+        value = self.text(field, value, 254)
+        if value and len(value) <= 254 and not EMAIL.match(value):
+            self.add(field, "must be an email address")
+        return value
+
+    def count(self, field: str, value: int, *, maximum: int = MAX_COUNT) -> int:
+        if value < 0:
+            self.add(field, "must be 0 or more")
+        elif value > maximum:
+            self.add(field, f"must be at most {maximum}")
+        return value
+
+    def percent(self, field: str, value: Decimal | str) -> Decimal:
+        """A percentage from 0 to 100 with at most two decimal places (the columns' precision)."""
+        try:
+            number = Decimal(str(value).strip())
+        except InvalidOperation:
+            self.add(field, "must be a number")
+            return Decimal(0)
+        if not number.is_finite() or not Decimal(0) <= number <= Decimal(100):
+            self.add(field, "must be between 0 and 100")
+        elif number != number.quantize(Decimal("0.01")):
+            self.add(field, "must have at most 2 decimal places")
+        return number.quantize(Decimal("0.01")) if number.is_finite() else Decimal(0)
+
+    def check(self) -> None:
+        if self.errors:
+            raise InvalidFields(self.errors)
+
+
+def _days(errors: FieldErrors, field: str, days: int) -> dt.timedelta:
+    if not 1 <= days <= MAX_DAYS:
+        errors.add(field, f"must be between 1 and {MAX_DAYS}")
+        return dt.timedelta(0)
+    return dt.timedelta(days=days)
+
+
+# --- workspaces ----------------------------------------------------------------------------
+
+
+def workspace_data(row: Workspace) -> dict[str, Any]:
+    now = clock.now()
+    return {
+        "id": row.id,
+        "name": row.name,
+        "plan": row.plan,
+        "effective_plan": plans.effective_plan(row.plan, row.trial_ends_at, now),
+        "trial_ends_at": clock.iso(row.trial_ends_at) if row.trial_ends_at else None,
+        "currency": row.currency,
+        "tax_rate": f"{Decimal(row.tax_rate):.2f}",
+        "timezone": row.timezone,
+        "open_order_limit": row.open_order_limit,
+        "require_artwork_approval": row.require_artwork_approval,
+        "strict_sequence": row.strict_sequence,
+    }
+
+
+async def get_workspace(workspace_id: int) -> Workspace:
+    row = await Workspace.objects().where(Workspace.id == workspace_id).first()
+    if row is None:
+        raise NotFoundError(f"workspace {workspace_id} not found")
+    return row
+
+
+def _plan(errors: FieldErrors, plan: str) -> str:
+    if plan not in plans.PLANS:
+        errors.add("plan", f"must be one of {', '.join(plans.PLANS)}")
+    return plan
+
+
+async def create_workspace(
+    *,
+    name: str,
+    plan: str = "starter",
+    currency: str = "GBP",
+    tax_rate: Decimal | str = Decimal(0),
+    timezone: str = "UTC",
+    open_order_limit: int | None = None,
+    trial_days: int | None = None,
+) -> Workspace:
+    errors = FieldErrors()
+    name = errors.text("name", name, 200)
+    _plan(errors, plan)
+    currency = currency.strip().upper()
+    if not re.fullmatch(r"[A-Z]{3}", currency):
+        errors.add("currency", "must be a three-letter code such as GBP")
+    rate = errors.percent("tax_rate", tax_rate)
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        errors.add("timezone", f"unknown time zone {timezone!r} (e.g. Europe/London)")
+    if open_order_limit is not None:
+        errors.count("open_order_limit", open_order_limit)
+    now = clock.now()
+    trial_ends_at = None
+    if trial_days is not None:
+        trial_ends_at = now + _days(errors, "trial_days", trial_days)
+    errors.check()
+    row = Workspace(
+        name=name,
+        plan=plan,
+        currency=currency,
+        tax_rate=rate,
+        timezone=timezone,
+        open_order_limit=open_order_limit,
+        trial_ends_at=trial_ends_at,
+        created_at=now,
+        updated_at=now,
+    )
+    await row.save()
+    return row
+
+
+async def set_workspace(
+    workspace_id: int,
+    *,
+    plan: str | None = None,
+    open_order_limit: int | Keep | None = KEEP,
+    require_artwork_approval: bool | None = None,
+    strict_sequence: bool | None = None,
+    trial_ends_at: dt.datetime | Keep | None = KEEP,
+) -> Workspace:
+    """Change the given settings; `open_order_limit=None` clears the override (plan default)."""
+    errors = FieldErrors()
+    changes: dict[Any, Any] = {}
+    if plan is not None:
+        changes[Workspace.plan] = _plan(errors, plan)
+    if not isinstance(open_order_limit, Keep):
+        if open_order_limit is not None:
+            errors.count("open_order_limit", open_order_limit)
+        changes[Workspace.open_order_limit] = open_order_limit
+    if require_artwork_approval is not None:
+        changes[Workspace.require_artwork_approval] = require_artwork_approval
+    if strict_sequence is not None:
+        changes[Workspace.strict_sequence] = strict_sequence
+    if not isinstance(trial_ends_at, Keep):
+        changes[Workspace.trial_ends_at] = trial_ends_at
+    errors.check()
+    if not changes:
+        raise RuleRefused("nothing to change: give at least one setting")
+    async with db.transaction():
+        await get_workspace(workspace_id)
+        changes[Workspace.updated_at] = clock.now()
+        await Workspace.update(changes).where(Workspace.id == workspace_id)
+    return await get_workspace(workspace_id)
+
+
+# --- users ---------------------------------------------------------------------------------
+
+
+def user_data(row: User) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "workspace_id": row.workspace,
+        "name": row.name,
+        "email": row.email,
+        "is_active": row.is_active,
+        "deactivated_at": clock.iso(row.deactivated_at) if row.deactivated_at else None,
+    }
+
+
+async def get_user(user_id: int) -> User:
+    row = await User.objects().where(User.id == user_id).first()
+    if row is None:
+        raise NotFoundError(f"user {user_id} not found")
+    return row
+
+
+async def create_user(*, workspace_id: int, name: str, email: str) -> User:
+    errors = FieldErrors()
+    name = errors.text("name", name, 200)
+    email = errors.email("email", email)
+    errors.check()
+    async with db.transaction():
+        await get_workspace(workspace_id)
+        taken = await User.exists().where((User.workspace == workspace_id) & (User.email == email))
+        if taken:
+            raise InvalidFields({"email": [f"{email} already has a user in this workspace"]})
+        now = clock.now()
+        row = User(workspace=workspace_id, name=name, email=email, created_at=now, updated_at=now)
+        await row.save()
+    return row
+
+
+async def set_user_active(user_id: int, active: bool) -> User:
+    """(De)activate a user; a deactivated user's tokens answer 403 until reactivated."""
+    async with db.transaction():
+        row = await get_user(user_id)
+        if row.is_active != active:
+            now = clock.now()
+            await User.update(
+                {
+                    User.is_active: active,
+                    User.deactivated_at: None if active else now,
+                    User.updated_at: now,
+                }
+            ).where(User.id == user_id)
+    return await get_user(user_id)
+
+
+# --- tokens --------------------------------------------------------------------------------
+
+
+def token_data(row: ApiToken | dict[str, Any]) -> dict[str, Any]:
+    """What may be shown about a token: never the token itself nor its digest."""
+    values = row if isinstance(row, dict) else row.to_dict()
+    return {
+        "id": values["id"],
+        "user_id": values["user"],
+        "name": values["name"],
+        "prefix": values["prefix"],
+        "created_at": clock.iso(values["created_at"]),
+        "expires_at": clock.iso(values["expires_at"]),
+        "revoked_at": clock.iso(values["revoked_at"]) if values["revoked_at"] else None,
+    }
+
+
+async def issue_token(
+    *,
+    user_id: int,
+    name: str = "",
+    expires_in_days: int | None = None,
+    expires_at: dt.datetime | None = None,
+) -> tuple[ApiToken, str]:
+    """A new token for an active user; the clear token is returned once and never stored."""
+    errors = FieldErrors()
+    name = errors.text("name", name, 100, required=False)
+    now = clock.now()
+    if expires_in_days is not None and expires_at is not None:
+        errors.add("expires_at", "give either a lifetime in days or an expiry time, not both")
+    elif expires_in_days is not None:
+        expires_at = now + _days(errors, "expires_in_days", expires_in_days)
+    elif expires_at is not None:
+        if expires_at.tzinfo is None:
+            expires_at = expires_at.replace(tzinfo=dt.UTC)
+        if expires_at <= now:
+            errors.add("expires_at", "must be in the future")
+        elif expires_at > now + dt.timedelta(days=MAX_DAYS):
+            errors.add("expires_at", f"must be within {MAX_DAYS} days")
+    errors.check()
+    user = await get_user(user_id)
+    if not user.is_active:
+        raise RuleRefused(f"user {user_id} is deactivated; activate the user first")
+    return await tokens.create_token(
+        workspace_id=user.workspace, user_id=user.id, name=name, expires_at=expires_at
+    )
+
+
+async def list_tokens(user_id: int) -> list[dict[str, Any]]:
+    await get_user(user_id)
+    rows = (
+        await ApiToken.select(
+            ApiToken.id,
+            ApiToken.user,
+            ApiToken.name,
+            ApiToken.prefix,
+            ApiToken.created_at,
+            ApiToken.expires_at,
+            ApiToken.revoked_at,
+        )
+        .where(ApiToken.user == user_id)
+        .order_by(ApiToken.id)
+    )
+    return [token_data(row) for row in rows]
+
+
+async def revoke_token(token_id: int) -> tuple[ApiToken, bool]:
+    """Revoke a token (next request answers 401); returns it and whether it was live before."""
+    async with db.transaction():
+        row = await ApiToken.objects().where(ApiToken.id == token_id).first()
+        if row is None:
+            raise NotFoundError(f"token {token_id} not found")
+        if row.revoked_at is not None:
+            return row, False
+        row.revoked_at = clock.now()
+        await row.save([ApiToken.revoked_at])
+    return row, True

@@ -41,7 +41,7 @@ async def revoke(args: argparse.Namespace) -> Result:
     data = {**accounts.token_data(row), "revoked_now": changed}
     if changed:
         return Result(f"token {row.id} revoked: it now answers 401", data)
-XX
+    return Result(f"token {row.id} was already revoked at {data['revoked_at']}", data)
 
 
 def register(sub: Any) -> None:

@@ -4,19 +4,41 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Controller, Request, get
-from litestar.params import PathParameter, QueryParameter
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.openapi import ResponseSpec
+from litestar.params import Body, PathParameter, QueryParameter
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
+from api import validation
 from api.auth import Principal
 from api.errors import NotFound
+from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
-from api.pagination import PageNumber, offset, page_envelope
+from api.pagination import PageNumber, base_url, offset, page_envelope
 from api.params import UpdatedSince, parse_updated_since
-from api.schemas.common import Page
-from api.schemas.orders import Order, OrderDetail, Stage, order_body, order_detail_body
+from api.schemas.common import ErrorBody, Page
+from api.schemas.orders import (
+    AdvanceRequest,
+    Order,
+    OrderCreate,
+    OrderDetail,
+    Stage,
+    order_body,
+    order_detail_body,
+)
+from api.validation import strict_body, validated_body
+from models import orders, stage_moves
 from models.queries import orders as queries
 
 PER_PAGE = 50
+WRITE_RESPONSES: dict[int, ResponseSpec] = {
+    **COMMON_RESPONSES,
+    409: ResponseSpec(
+        ErrorBody, description="A request with the same Idempotency-Key is still running"
+    ),
+}
 
 OrderId = Annotated[
     int,
@@ -72,3 +94,98 @@ class OrderController(Controller):
         if row is None:
             raise NotFound("Order not found")
         return order_detail_body(row, principal.timezone)
+
+    @post(
+        summary="Create an order (stage artwork, next number, totals and tax)",
+        status_code=HTTP_201_CREATED,
+        responses=WRITE_RESPONSES,
+        response_headers=[
+            ResponseHeader(
+                name="Location", description="URL of the new order", documentation_only=True
+            ),
+            REPLAYED_RESPONSE_HEADER,
+        ],
+        before_request=strict_body(validation.order_create),
+    )
+    async def create_order(
+        self,
+        request: Request[Principal, int, Any],
+        data: Annotated[
+            OrderCreate,
+            Body(
+                description=(
+                    'Types are strict (`"5"` is not an integer); every failing field is '
+                    "reported, keyed by dot path (`lines.0.quantity`). Unknown fields are ignored."
+                )
+            ),
+        ],
+        idempotency_key: IdempotencyKeyHeader = None,
+    ) -> Response[OrderDetail]:
+        principal = request.user
+        body = validated_body(request, validation.OrderInput)
+
+        async def create() -> Outcome:
+            order_id = await orders.create_order(
+                workspace_id=principal.workspace_id,
+                customer_id=body.customer_id,
+                lines=body.lines,
+                due_by=body.due_by,
+                notes=body.notes,
+                external_ref=body.external_ref,
+                user_id=principal.user_id,
+            )
+            location = f"{base_url(request).rstrip('/')}/{order_id}"
+            return await _detail_outcome(principal, order_id, HTTP_201_CREATED, location)
+
+        return await respond(request, idempotency_key, create)
+
+    @post(
+        "/{order_id:int}/advance",
+        summary="Move an order to another stage",
+        status_code=HTTP_200_OK,
+        responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES},
+        response_headers=[REPLAYED_RESPONSE_HEADER],
+        before_request=strict_body(validation.advance),
+    )
+    async def advance_order(
+        self,
+        request: Request[Principal, int, Any],
+        order_id: OrderId,
+        data: Annotated[
+            AdvanceRequest,
+            Body(
+                description=(
+                    "A refused move answers 422 with the reason in `message` (DECISIONS 5); "
+                    "an unknown `to_stage`, or `cancelled`, answers 422 with `errors.to_stage`."
+                )
+            ),
+        ],
+        idempotency_key: IdempotencyKeyHeader = None,
+    ) -> Response[OrderDetail]:
+        principal = request.user
+        body = validated_body(request, validation.AdvanceInput)
+
+        async def advance() -> Outcome:
+            await stage_moves.advance_order(
+                workspace_id=principal.workspace_id,
+                order_id=order_id,
+                to_stage=body.to_stage,
+                carrier=body.carrier,
+                tracking_number=body.tracking_number,
+                user_id=principal.user_id,
+            )
+            return await _detail_outcome(principal, order_id, HTTP_200_OK)
+
+        return await respond(request, idempotency_key, advance)
+
+
+async def _detail_outcome(
+    principal: Principal, order_id: int, status: int, location: str | None = None
+) -> Outcome:
+    """The detail body as bytes, read inside the write's transaction (so a replay of it is
+    exactly what the first caller saw)."""
+    row = await queries.get_order(principal.workspace_id, order_id)
+    if row is None:
+        raise NotFound("Order not found")
+    body = msgspec.json.encode(order_detail_body(row, principal.timezone))
+    return Outcome(status=status, body=body, location=location)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
@@ -149,3 +149,112 @@ def order_detail_body(row: dict[str, Any], timezone: str) -> OrderDetail:
             approved_at=_iso(artwork["approved_at"]),
         ),
     )
+
+
+# --- request bodies (validated strictly by api/validation.py before Litestar decodes them) ---
+
+MAX_LINES = 500
+MAX_DESCRIPTION = 255
+MAX_QUANTITY = 10_000
+MAX_UNIT_PRICE_CENTS = 100_000_000
+MAX_NOTES = 2_000
+MAX_EXTERNAL_REF = 100
+MAX_SKU_CODE = 64
+MAX_CARRIER = 100
+MAX_TRACKING_NUMBER = 100
+EARLIEST_DUE_BY = dt.date(1900, 1, 1)
+# The last date whose midnight exists in every time zone's UTC range.
+LATEST_DUE_BY = dt.date(9999, 12, 30)
+
+AdvanceTarget = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched"]
+
+
+class OrderLineCreate(Schema):
+    description: Annotated[
+        str, msgspec.Meta(min_length=1, max_length=MAX_DESCRIPTION, description="Not blank")
+    ]
+    quantity: Annotated[int, msgspec.Meta(ge=1, le=MAX_QUANTITY)]
+    unit_price_cents: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            le=MAX_UNIT_PRICE_CENTS,
+            description="Tax-exclusive unit price in minor units, used as given",
+        ),
+    ]
+    sku: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_SKU_CODE,
+                description=(
+                    "Extension: a SKU code of the workspace. Reserves `quantity` at create; "
+                    "consumed when the order first reaches in_production or later"
+                ),
+            ),
+        ]
+        | None
+    ) = None
+
+
+class OrderCreate(Schema):
+    customer_id: Annotated[
+        int, msgspec.Meta(ge=1, description="A customer of the token's workspace")
+    ]
+    lines: Annotated[list[OrderLineCreate], msgspec.Meta(min_length=1, max_length=MAX_LINES)]
+    due_by: (
+        Annotated[
+            dt.date,
+            msgspec.Meta(
+                description=(
+                    "Calendar date (YYYY-MM-DD, 1900-01-01 to 9999-12-30); returned as "
+                    "00:00 of that date in the workspace time zone"
+                )
+            ),
+        ]
+        | None
+    ) = None
+    notes: Annotated[
+        str, msgspec.Meta(max_length=MAX_NOTES, description="Internal; never returned")
+    ] = ""
+    external_ref: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                min_length=1,
+                max_length=MAX_EXTERNAL_REF,
+                description="Extension: the caller's own reference, unique per workspace",
+            ),
+        ]
+        | None
+    ) = None
+
+
+class AdvanceRequest(Schema):
+    to_stage: Annotated[
+        AdvanceTarget,
+        msgspec.Meta(description="The stage to move to; `cancelled` is not accepted"),
+    ]
+    carrier: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_CARRIER,
+                description=(
+                    "Extension, only with to_stage=dispatched; default: the order's carrier, "
+                    "else the customer's default carrier"
+                ),
+            ),
+        ]
+        | None
+    ) = None
+    tracking_number: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_TRACKING_NUMBER,
+                description="Extension, only with to_stage=dispatched",
+            ),
+        ]
+        | None
+    ) = None

@@ -1,0 +1,116 @@
+"""`Idempotency-Key` on the POST endpoints (DECISIONS 4): run once, replay the first response.
+
+The handler hands over its work as an `operation` that makes the change and renders the
+response; it runs in one transaction together with storing that response under the key.
+Only a successful response is kept. A request that fails (4xx or 5xx) rolled its change back,
+so its claim on the key is dropped and a retry with the same key runs afresh — for example
+after the plan limit freed up or the artwork was approved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import msgspec
+from litestar import MediaType, Request, Response
+from litestar.datastructures import ResponseHeader
+from litestar.params import HeaderParameter
+
+from models import db, idempotency
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+MAX_KEY_LENGTH = 255
+
+IdempotencyKeyHeader = Annotated[
+    str | None,
+    HeaderParameter(
+        name=HEADER,
+        max_length=MAX_KEY_LENGTH,
+        description=(
+            "Extension: up to 255 characters. The first successful response is kept 24 h per "
+            "user and key; a retry with the same key and body gets it again with "
+            "`Idempotent-Replayed: true`. The same key with a different body answers 422; "
+            "while the first request is still running, 409. A failed request keeps nothing."
+        ),
+    ),
+]
+REPLAYED_RESPONSE_HEADER = ResponseHeader(
+    name=REPLAYED_HEADER,
+    description="`true` when this is the stored response to an earlier request with the key",
+    documentation_only=True,
+)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A rendered success: status, exact body bytes and an optional Location."""
+
+    status: int
+    body: bytes
+    location: str | None = None
+
+
+def key_errors(value: str | None) -> list[str]:
+    """Problems with the header's value (checked with the body, before any work)."""
+    if value is None:
+        return []
+    if not value.strip():
+        return ["The Idempotency-Key header must not be blank."]
+    if len(value) > MAX_KEY_LENGTH:
+        return [f"The Idempotency-Key header must not be greater than {MAX_KEY_LENGTH} characters."]
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in value):
+        return ["The Idempotency-Key header must not contain control characters."]
+    return []
+
+
+def request_hash(method: str, path: str, body: bytes) -> str:
+    """What "the same request" means: method, path and the body's JSON value, so key order
+    and whitespace do not matter."""
+    canonical = (
+        msgspec.json.encode(msgspec.json.decode(body), order="sorted") if body.strip() else b""
+    )
+    digest = hashlib.sha256()
+    for part in (method.encode(), path.encode(), canonical):
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+def _response(outcome: Outcome, *, replayed: bool = False) -> Response[Any]:
+    headers = {"Location": outcome.location} if outcome.location else {}
+    if replayed:
+        headers[REPLAYED_HEADER] = "true"
+    return Response(
+        content=outcome.body, status_code=outcome.status, media_type=MediaType.JSON, headers=headers
+    )
+
+
+async def respond(
+    request: Request[Any, Any, Any], key: str | None, operation: Callable[[], Awaitable[Outcome]]
+) -> Response[Any]:
+    """Run `operation` in one transaction, at most once per user and key."""
+    if key is None:
+        async with db.transaction():
+            outcome = await operation()
+        return _response(outcome)
+    fingerprint = request_hash(request.method, request.url.path, await request.body())
+    claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
+    if isinstance(claimed, idempotency.StoredResponse):
+        stored = Outcome(claimed.status, claimed.body.encode(), claimed.location)
+        return _response(stored, replayed=True)
+    try:
+        async with db.transaction():
+            outcome = await operation()
+            await idempotency.complete(
+                claimed,
+                status=outcome.status,
+                body=outcome.body.decode(),
+                location=outcome.location,
+            )
+    except BaseException:
+        await idempotency.release(claimed)
+        raise
+    return _response(outcome)

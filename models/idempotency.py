@@ -1,0 +1,137 @@
+"""Idempotency keys (DECISIONS 4): claim a key, then keep the first successful response 24 h.
+
+A key is claimed by inserting a `running` row in its own short transaction; the unique index
+on (user, key) makes exactly one of several simultaneous requests the owner, on any number of
+web processes. The owner marks the row `completed` inside the same transaction as its change,
+so the stored response exists exactly when the change committed. A request that fails
+deletes its row: nothing was created, and the key can be retried.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from models import clock, db
+from models.errors import ConflictError, InvalidFields
+from models.tables import IdempotencyKey
+
+TTL = dt.timedelta(hours=24)
+# A `running` row older than this belongs to a request that died (its transaction rolled
+# back with it), so a retry may take the key over.
+ABANDONED_AFTER = dt.timedelta(minutes=10)
+KEY_FIELD = "Idempotency-Key"
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    status: int
+    body: str
+    location: str | None
+
+
+async def _insert(user_id: int, key: str, request_hash: str, now: dt.datetime) -> int | None:
+    async with db.transaction():
+        rows = await (
+            IdempotencyKey.insert(
+                IdempotencyKey(
+                    user=user_id,
+                    key=key,
+                    request_hash=request_hash,
+                    status="running",
+                    created_at=now,
+                    expires_at=now + TTL,
+                )
+            )
+            .on_conflict(target=(IdempotencyKey.user, IdempotencyKey.key), action="DO NOTHING")
+            .returning(IdempotencyKey.id)
+        )
+    return int(rows[0]["id"]) if rows else None
+
+
+async def claim(user_id: int, key: str, request_hash: str) -> int | StoredResponse:
+    """The id of our new `running` row, or the stored response to replay.
+
+    Raises ConflictError while the first request is still running, and InvalidFields when
+    the key was used for a different request.
+    """
+    for _ in range(3):
+        now = clock.now()
+        row_id = await _insert(user_id, key, request_hash, now)
+        if row_id is not None:
+            return row_id
+        existing = await (
+            IdempotencyKey.select()
+            .where(IdempotencyKey.user == user_id, IdempotencyKey.key == key)
+            .first()
+        )
+        if existing is None:
+            continue  # removed since our insert; try again
+        expired = existing["expires_at"] <= now
+        abandoned = existing["status"] == "running" and existing["created_at"] <= now - (
+            ABANDONED_AFTER
+        )
+        if expired or abandoned:
+            await IdempotencyKey.delete().where(
+                IdempotencyKey.id == existing["id"],
+                IdempotencyKey.status == existing["status"],
+            )
+            continue
+        if existing["request_hash"] != request_hash:
+            raise InvalidFields(
+                {
+                    KEY_FIELD: [
+                        "This Idempotency-Key was already used for a different request; "
+                        "use a new key for a new request."
+                    ]
+                }
+            )
+        if existing["status"] == "running":
+            raise ConflictError(
+                "A request with this Idempotency-Key is still being processed; retry shortly."
+            )
+        return StoredResponse(
+            status=existing["response_status"],
+            body=existing["response_body"],
+            location=existing["response_location"],
+        )
+    raise ConflictError("This Idempotency-Key is busy; retry shortly.")
+
+
+async def complete(row_id: int, *, status: int, body: str, location: str | None) -> None:
+    """Store the response; call inside the transaction that made the change.
+
+    If the row is no longer ours (taken over after being presumed abandoned), the change
+    must not commit: raising here rolls it back.
+    """
+    updated = await (
+        IdempotencyKey.update(
+            {
+                IdempotencyKey.status: "completed",
+                IdempotencyKey.response_status: status,
+                IdempotencyKey.response_body: body,
+                IdempotencyKey.response_location: location,
+            }
+        )
+        .where(IdempotencyKey.id == row_id, IdempotencyKey.status == "running")
+        .returning(IdempotencyKey.id)
+    )
+    if not updated:
+        raise ConflictError("This Idempotency-Key was taken over by another request.")
+
+
+async def release(row_id: int) -> None:
+    """Forget a claim whose request failed, so a retry with the key runs afresh."""
+    await IdempotencyKey.delete().where(
+        IdempotencyKey.id == row_id, IdempotencyKey.status == "running"
+    )
+
+
+async def purge_expired(now: dt.datetime | None = None) -> int:
+    """Delete keys past their 24 h; returns how many went (for a periodic job)."""
+    rows = await (
+        IdempotencyKey.delete()
+        .where(IdempotencyKey.expires_at <= (now or clock.now()))
+        .returning(IdempotencyKey.id)
+    )
+    return len(rows)

@@ -1,0 +1,141 @@
+"""The webhook outbox: event rows with their exact body bytes, and one delivery per subscription.
+
+Always called inside the transaction of the change that causes the event, so an event exists
+exactly when its change committed. The daemon is the only sender.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import msgspec
+
+from models import clock, db
+from models.tables import WebhookDelivery, WebhookEvent, WebhookSubscription
+
+EVENT_NAMES = (
+    "order.stage_changed",
+    "order.dispatched",
+    "invoice.issued",
+    "invoice.paid",
+    "artwork.approved",
+)
+NOTIFY_CHANNEL = "pressline_outbox"
+
+
+def subscribed(events: str, name: str) -> bool:
+    """`*` or a comma-separated list of event names (spaces around names are ignored)."""
+    wanted = {part.strip() for part in events.split(",")}
+    return "*" in wanted or name in wanted
+
+
+def in_scope(subscription_customer: int | None, event_customer: int | None) -> bool:
+    return subscription_customer is None or subscription_customer == event_customer
+
+
+def encode_body(
+    name: str, event_id: str, occurred_at: dt.datetime, fields: Mapping[str, Any]
+) -> str:
+    """The JSON body: `event`, `event_id`, `occurred_at`, then `fields` in their given order."""
+    body = {"event": name, "event_id": event_id, "occurred_at": clock.iso(occurred_at), **fields}
+    return msgspec.json.encode(body).decode()
+
+
+def order_fields(
+    *,
+    order_id: int,
+    order_number: str,
+    from_stage: str | None,
+    to_stage: str,
+    customer: Mapping[str, Any],
+    due_by: dt.datetime | None,
+    timezone: str,
+) -> dict[str, Any]:
+    """Order events (DECISIONS 6): `customer` is `{id, name, slug}`; `due_by` as the API shows
+    it, with the workspace's offset."""
+    local_due = ZoneInfo(timezone)
+    return {
+        "order_id": order_id,
+        "order_number": order_number,
+        "from_stage": from_stage,
+        "to_stage": to_stage,
+        "customer": {"id": customer["id"], "name": customer["name"], "slug": customer["slug"]},
+        "due_by": due_by.astimezone(local_due).isoformat(timespec="seconds") if due_by else None,
+    }
+
+
+def invoice_fields(
+    *, order_number: str, invoice_number: str, invoice_status: str, total: int, currency: str
+) -> dict[str, Any]:
+    return {
+        "order_number": order_number,
+        "invoice_number": invoice_number,
+        "invoice_status": invoice_status,
+        "total": total,
+        "currency": currency,
+    }
+
+
+def artwork_fields(*, order_number: str, artwork_version: int) -> dict[str, Any]:
+    return {"order_number": order_number, "artwork_version": artwork_version}
+
+
+async def record_event(
+    *,
+    workspace_id: int,
+    name: str,
+    fields: Mapping[str, Any],
+    order_id: int | None = None,
+    customer_id: int | None = None,
+    occurred_at: dt.datetime | None = None,
+) -> str:
+    """Write the event and its deliveries in the caller's transaction; returns the event_id.
+
+    Every subscription of the workspace that lists the event (or `*`) and is unscoped or
+    scoped to `customer_id` gets a delivery: `pending` (due now) when active, `skipped` when
+    not, so an operator can replay it after re-enabling.
+    """
+    if name not in EVENT_NAMES:
+        raise ValueError(f"unknown event {name!r}")
+    now = occurred_at or clock.now()
+    event_id = str(uuid.uuid4())
+    async with db.transaction():
+        event = WebhookEvent(
+            workspace=workspace_id,
+            event_id=event_id,
+            name=name,
+            order=order_id,
+            customer=customer_id,
+            body=encode_body(name, event_id, now, fields),
+            created_at=now,
+        )
+        await event.save()
+        subscriptions = await WebhookSubscription.select(
+            WebhookSubscription.id,
+            WebhookSubscription.events,
+            WebhookSubscription.customer,
+            WebhookSubscription.is_active,
+        ).where(WebhookSubscription.workspace == workspace_id)
+        deliveries = [
+            WebhookDelivery(
+                workspace=workspace_id,
+                event=event.id,
+                subscription=sub["id"],
+                status="pending" if sub["is_active"] else "skipped",
+                next_attempt_at=now,
+                created_at=now,
+                updated_at=now,
+            )
+            for sub in sorted(subscriptions, key=lambda s: s["id"])
+            if subscribed(sub["events"], name) and in_scope(sub["customer"], customer_id)
+        ]
+        if deliveries:
+            await WebhookDelivery.insert(*deliveries)
+        if db.is_postgres() and any(d.status == "pending" for d in deliveries):
+            # A wake-up only (empty payload), delivered to the daemon when this commits.
+            await WebhookEvent.raw(f"NOTIFY {NOTIFY_CHANNEL}")
+    return event_id

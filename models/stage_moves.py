@@ -1,0 +1,157 @@
+"""Moving an order to another stage, with every side effect in one transaction.
+
+The policy (what is refused) is the table in models/stages.py; this module applies an allowed
+move: stage and history, stock consumption (once), dispatch details and the invoice, the
+customer message and the outbox rows. The order row is locked (PostgreSQL) and re-read inside
+the transaction, so two simultaneous moves of one order run one after the other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from models import clock, db, invoices, messages, outbox, stock
+from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.queries.filters import MAX_ID
+from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
+from models.tables import Artwork, Customer, Order, StageChange, Workspace
+
+# The webhook event each target stage causes (DECISIONS 6).
+EVENT_FOR_TARGET = {stage: "order.stage_changed" for stage in API_TARGET_STAGES} | {
+    "dispatched": "order.dispatched"
+}
+
+
+async def _locked_order(workspace_id: int, order_id: int) -> dict[str, Any]:
+    if not 0 < order_id <= MAX_ID:
+        raise NotFoundError("Order not found")
+    query = Order.select(
+        Order.id,
+        Order.number,
+        Order.stage,
+        Order.due_by,
+        Order.carrier,
+        Order.tracking_number,
+        Order.stock_consumed,
+        Order.total_cents,
+        Order.currency,
+        Order.customer.id.as_alias("customer_id"),
+        Order.customer.name.as_alias("customer_name"),
+        Order.customer.slug.as_alias("customer_slug"),
+        Order.customer.default_carrier.as_alias("default_carrier"),
+    ).where(Order.workspace == workspace_id, Order.id == order_id)
+    if db.is_postgres():
+        query = query.lock_rows("NO KEY UPDATE", of=(Order,))
+    order = await query.first()
+    if order is None:
+        raise NotFoundError("Order not found")
+    return order
+
+
+async def _move(order: dict[str, Any], workspace: dict[str, Any], to_stage: str) -> Move:
+    artwork = await Artwork.select(Artwork.status).where(Artwork.order == order["id"]).first()
+    return Move(
+        number=order["number"],
+        current=order["stage"],
+        target=to_stage,
+        artwork_approved=artwork is not None and artwork["status"] == "approved",
+        require_artwork_approval=workspace["require_artwork_approval"],
+        strict_sequence=workspace["strict_sequence"],
+    )
+
+
+async def advance_order(
+    *,
+    workspace_id: int,
+    order_id: int,
+    to_stage: str,
+    carrier: str | None = None,
+    tracking_number: str | None = None,
+    user_id: int | None = None,
+    source: str = "api",
+) -> None:
+    """Move the order to `to_stage` or raise NotFoundError / InvalidFields / RuleRefused."""
+    if to_stage not in API_TARGET_STAGES:
+        raise InvalidFields({"to_stage": ["The selected to_stage is invalid."]})
+    now = clock.now()
+    async with db.transaction():
+        order = await _locked_order(workspace_id, order_id)
+        workspace = await (
+            Workspace.select(
+                Workspace.require_artwork_approval, Workspace.strict_sequence, Workspace.timezone
+            )
+            .where(Workspace.id == workspace_id)
+            .first()
+        )
+        if workspace is None:
+            raise NotFoundError("Order not found")
+        reason = refusal(await _move(order, workspace, to_stage))
+        if reason is not None:
+            raise RuleRefused(reason)
+
+        values: dict[Any, Any] = {Order.stage: to_stage, Order.updated_at: now}
+        if consumes_stock(to_stage) and not order["stock_consumed"]:
+            await stock.consume(await stock.order_quantities(order_id), now)
+            values[Order.stock_consumed] = True
+        dispatch = to_stage == "dispatched"
+        if dispatch:
+            order["carrier"] = carrier or order["carrier"] or order["default_carrier"] or None
+            order["tracking_number"] = tracking_number or order["tracking_number"]
+            values[Order.dispatched_at] = now
+            values[Order.carrier] = order["carrier"]
+            values[Order.tracking_number] = order["tracking_number"]
+        await Order.update(values).where(Order.id == order_id)
+        await StageChange(
+            workspace=workspace_id,
+            order=order_id,
+            from_stage=order["stage"],
+            to_stage=to_stage,
+            source=source,
+            user=user_id,
+            at=now,
+        ).save()
+        await messages.queue_stage_message(
+            workspace_id=workspace_id,
+            order_id=order_id,
+            customer_id=order["customer_id"],
+            number=order["number"],
+            to_stage=to_stage,
+            now=now,
+            carrier=order["carrier"] if dispatch else None,
+            tracking_number=order["tracking_number"] if dispatch else None,
+        )
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EVENT_FOR_TARGET[to_stage],
+            fields=outbox.order_fields(
+                order_id=order_id,
+                order_number=order["number"],
+                from_stage=order["stage"],
+                to_stage=to_stage,
+                customer={
+                    "id": order["customer_id"],
+                    "name": order["customer_name"],
+                    "slug": order["customer_slug"],
+                },
+                due_by=order["due_by"],
+                timezone=workspace["timezone"],
+            ),
+            order_id=order_id,
+            customer_id=order["customer_id"],
+            occurred_at=now,
+        )
+        if dispatch:
+            await invoices.issue_invoice(
+                workspace_id=workspace_id,
+                order_id=order_id,
+                customer_id=order["customer_id"],
+                order_number=order["number"],
+                total_cents=order["total_cents"],
+                currency=order["currency"],
+                timezone=workspace["timezone"],
+                now=now,
+            )
+            # The customer's open_orders changed.
+            await Customer.update({Customer.updated_at: now}).where(
+                Customer.id == order["customer_id"]
+            )

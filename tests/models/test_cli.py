@@ -59,9 +59,11 @@ async def new_workspace(pressline: Any, extra: str = "") -> int:
 
 
 async def new_user(pressline: Any, workspace_id: int) -> int:
-    run = await pressline(f"user create --workspace {workspace_id} --name Sam --email sam@ink.test")
+    run = await pressline(
+        f"user create --workspace {workspace_id} --name Sam --email s@ink.test --json"
+    )
     assert run.code == 0, run.err
-    return int((await User.objects().order_by(User.id, ascending=False).first()).id)  # type: ignore[union-attr]
+    return int(run.data["id"])
 
 
 async def new_token(pressline: Any, user_id: int, extra: str = "") -> dict[str, Any]:

@@ -1,0 +1,50 @@
+"""`python -m daemon`: the Procfile's `worker`, delivering the webhook outbox until stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from daemon.config import ConfigError, DaemonConfig
+from daemon.scheduler import Daemon
+from models import db
+
+log = logging.getLogger("daemon")
+
+
+async def run(config: DaemonConfig) -> int:
+    db.bind(db.engine_from_url(config.database_url))
+    await db.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    daemon = Daemon(config)
+    try:
+        await daemon.start()
+        await stop.wait()
+        log.info("stopping: finishing deliveries in flight (at most %g s)", config.shutdown_grace)
+        await daemon.stop()
+    finally:
+        await db.stop()
+    return 0
+
+
+def main() -> int:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # The scheduler logs every run of the polling job at INFO; keep its warnings only.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    try:
+        config = DaemonConfig.from_env()
+    except ConfigError as exc:
+        log.error("cannot start: %s", exc)
+        return 2
+    return asyncio.run(run(config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

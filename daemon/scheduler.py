@@ -1,0 +1,115 @@
+"""The worker process's heart: an APScheduler polling job, woken early by LISTEN on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from daemon.config import DaemonConfig, worker_name
+from daemon.dispatch import Dispatcher, open_session
+from daemon.listen import Listener
+from models import clock, db
+
+log = logging.getLogger("daemon")
+
+POLL_JOB = "poll-outbox"
+
+
+class Daemon:
+    def __init__(
+        self,
+        config: DaemonConfig,
+        *,
+        worker: str | None = None,
+        now: Callable[[], dt.datetime] = clock.now,
+    ) -> None:
+        self.config = config
+        self.worker = worker or worker_name()
+        self.now = now
+        self.scheduler = AsyncIOScheduler(timezone=dt.UTC)
+        self.dispatcher: Dispatcher | None = None
+        self.listener: Listener | None = None
+        self._polling = False
+        self._poll_again = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._stopping = False
+
+    async def start(self) -> None:
+        session = open_session(self.config)
+        self.dispatcher = Dispatcher(
+            self.config, session, worker=self.worker, now=self.now, on_slot_free=self.wake
+        )
+        self.scheduler.add_job(
+            self.poll,
+            "interval",
+            seconds=self.config.poll_interval,
+            id=POLL_JOB,
+            max_instances=1,
+            coalesce=True,
+            misfire_grace_time=None,
+            next_run_time=dt.datetime.now(dt.UTC),
+        )
+        self.scheduler.start()
+        if db.is_postgres():
+            self.listener = Listener(self.config.database_url, on_notify=self.wake)
+            await self.listener.start()
+        log.info(
+            "worker %s started (%s, poll every %g s, %s at a time, lease %g s)",
+            self.worker,
+            "PostgreSQL, LISTEN pressline_outbox" if self.listener else "SQLite, polling",
+            self.config.poll_interval,
+            self.config.concurrency,
+            self.config.lease,
+        )
+
+    async def poll(self) -> None:
+        """The polling job: claim what is due and start sending it (does not wait for replies)."""
+        if self._stopping or self.dispatcher is None:
+            return
+        self._polling = True
+        self._idle.clear()
+        try:
+            self._poll_again = True
+            while self._poll_again and not self._stopping:
+                self._poll_again = False
+                await self.dispatcher.fill()
+        except Exception:
+            log.exception("claiming deliveries failed; retrying at the next poll")
+        finally:
+            self._polling = False
+            self._idle.set()
+
+    def wake(self) -> None:
+        """Run the polling job now (new outbox rows, a free slot); never lost while it runs."""
+        if self._stopping:
+            return
+        if self._polling:
+            self._poll_again = True
+            return
+        job = self.scheduler.get_job(POLL_JOB)
+        if job is not None:
+            job.modify(next_run_time=dt.datetime.now(dt.UTC))
+
+    async def stop(self) -> None:
+        """Stop claiming, let attempts in flight finish within the grace time, release the rest."""
+        self._stopping = True
+        if self.scheduler.running:
+            self.scheduler.pause()
+        if self.listener is not None:
+            await self.listener.stop()
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout=self.config.shutdown_grace)
+        except TimeoutError:
+            log.warning("the polling job did not finish in time")
+        if self.dispatcher is not None:
+            await self.dispatcher.stop(self.config.shutdown_grace)
+            await self.dispatcher.session.close()
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+            await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop turn
+        log.info("worker %s stopped", self.worker)

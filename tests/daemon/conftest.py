@@ -1,0 +1,59 @@
+"""Fixtures for the daemon: a live receiver, a fake clock and dispatchers built on them."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from daemon.config import DaemonConfig
+from daemon.dispatch import Dispatcher, open_session
+from models.settings import get_settings
+from tests.daemon.support import FakeClock, Receiver, start_receiver
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    rec = Receiver()
+    runner = await start_receiver(rec)
+    yield rec
+    await runner.cleanup()
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+def config(**overrides: Any) -> DaemonConfig:
+    values: dict[str, Any] = {
+        "allow_private_targets": True,
+        "timeout": 2.0,
+        "lease": 30.0,
+        "poll_interval": 0.1,
+        "backoff": (60, 300, 900, 3600, 14400),
+        "max_attempts": 5,
+        "deactivate_after": 20,
+        "concurrency": 4,
+    }
+    values.update(overrides)
+    return DaemonConfig.from_settings(get_settings(), **values)
+
+
+@pytest.fixture
+async def make_dispatcher(
+    backend: str, fake_clock: FakeClock
+) -> AsyncIterator[Callable[..., Dispatcher]]:
+    """`make_dispatcher(**config)`: a Dispatcher on the fake clock, its session closed after."""
+    made: list[Dispatcher] = []
+
+    def make(worker: str = "test-worker", **overrides: Any) -> Dispatcher:
+        cfg = config(**overrides)
+        dispatcher = Dispatcher(cfg, open_session(cfg), worker=worker, now=fake_clock)
+        made.append(dispatcher)
+        return dispatcher
+
+    yield make
+    for dispatcher in made:
+        await dispatcher.session.close()

@@ -1,0 +1,117 @@
+"""The pure rules: signature, retry schedule, address refusal, configuration checks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+
+import pytest
+
+from daemon import retry, signing, targets
+from daemon.config import ConfigError, DaemonConfig
+from models.settings import DEFAULT_WEBHOOK_BACKOFF, get_settings
+
+
+def test_signature_is_sha256_prefix_and_lowercase_hex_hmac_of_the_raw_body():
+    body = '{"event":"order.dispatched","note":"café ✓"}'.encode()
+    expected = hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
+    assert signing.signature("s3cret", body) == "sha256=" + expected
+    assert expected == expected.lower() and len(expected) == 64
+    # A published HMAC-SHA256 test vector (RFC 4231, case 2).
+    assert signing.signature("Jefe", b"what do ya want for nothing?") == (
+        "sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    )
+
+
+def test_headers_are_exactly_the_decided_set():
+    headers = signing.headers(
+        event="invoice.paid", secret="k", body=b"{}", delivery_id=7, attempt=3
+    )
+    assert headers == {
+        "Content-Type": "application/json",
+        "User-Agent": "Service-Webhooks/1.0",
+        "X-SVC-Event": "invoice.paid",
+        "X-SVC-Signature": signing.signature("k", b"{}"),
+        "X-SVC-Delivery": "7",
+        "X-SVC-Attempt": "3",
+    }
+
+
+def test_default_schedule_is_now_then_1m_5m_15m_1h_and_five_attempts():
+    assert DEFAULT_WEBHOOK_BACKOFF == (60, 300, 900, 3600, 14400)
+    waits = [retry.delay_after(n, DEFAULT_WEBHOOK_BACKOFF, 5) for n in range(1, 6)]
+    assert waits == [60, 300, 900, 3600, None]
+
+
+def test_more_attempts_use_the_fifth_entry_then_repeat_the_last():
+    waits = [retry.delay_after(n, (60, 300, 900, 3600, 14400), 8) for n in range(1, 9)]
+    assert waits == [60, 300, 900, 3600, 14400, 14400, 14400, None]
+    assert retry.delay_after(1, (10,), 1) is None
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    assert retry.next_attempt_at(start, 2, (60, 300), 5) == start + dt.timedelta(minutes=5)
+
+
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        ("127.0.0.1", "loopback"),
+        ("::1", "loopback"),
+        ("10.1.2.3", "private"),
+        ("172.16.0.9", "private"),
+        ("192.168.1.1", "private"),
+        ("169.254.169.254", "link-local"),
+        ("fe80::1", "link-local"),
+        ("0.0.0.0", "unspecified"),  # noqa: S104
+        ("::", "unspecified"),
+        ("224.0.0.1", "multicast"),
+        ("fc00::1", "private"),
+        ("::ffff:127.0.0.1", "loopback"),
+        ("100.64.0.1", "not a public"),
+        ("240.0.0.1", "reserved"),
+    ],
+)
+def test_non_public_addresses_are_refused(address, reason):
+    refusal = targets.refusal(address)
+    assert refusal is not None and refusal.startswith(reason)
+
+
+@pytest.mark.parametrize("address", ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"])
+def test_public_addresses_are_allowed(address):
+    assert targets.refusal(address) is None
+
+
+def test_ip_literals_are_checked_before_the_request():
+    with pytest.raises(targets.TargetRefused, match=r"127\.0\.0\.1 is loopback"):
+        targets.check_literal("127.0.0.1")
+    with pytest.raises(targets.TargetRefused, match="is link-local"):
+        targets.check_literal("[fe80::1]")
+    targets.check_literal("8.8.8.8")
+    targets.check_literal("hooks.example.com")  # names go through the resolver
+
+
+def test_lease_must_outlive_the_attempt_timeout():
+    with pytest.raises(ConfigError, match="WEBHOOK_LEASE"):
+        DaemonConfig.from_settings(get_settings(), timeout=10.0, lease=10.0)
+    assert DaemonConfig.from_settings(get_settings(), timeout=10.0, lease=10.5).lease == 10.5
+
+
+def test_environment_is_read_and_bad_values_refused(monkeypatch):
+    monkeypatch.setenv("WEBHOOK_LEASE", "45")
+    monkeypatch.setenv("WEBHOOK_CONCURRENCY", "3")
+    monkeypatch.setenv("WEBHOOK_BACKOFF", "1,2")
+    monkeypatch.setenv("WEBHOOK_MAX_ATTEMPTS", "3")
+    config = DaemonConfig.from_env()
+    assert (config.lease, config.concurrency, config.backoff, config.max_attempts) == (
+        45.0,
+        3,
+        (1, 2),
+        3,
+    )
+    monkeypatch.setenv("WEBHOOK_LEASE", "soon")
+    with pytest.raises(ConfigError, match="WEBHOOK_LEASE must be a number"):
+        DaemonConfig.from_env()
+    monkeypatch.setenv("WEBHOOK_LEASE", "5")
+    monkeypatch.setenv("WEBHOOK_TIMEOUT", "5")
+    with pytest.raises(ConfigError, match="must be longer than WEBHOOK_TIMEOUT"):
+        DaemonConfig.from_env()

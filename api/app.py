@@ -6,9 +6,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar, Router
+from litestar.datastructures import State
 from litestar.middleware import DefineMiddleware
 
+from api import ratelimit, request_log
 from api.auth import TokenAuthMiddleware
+from api.controllers import health
 from api.controllers.customers import CustomerController
 from api.controllers.inventory import InventoryController
 from api.controllers.me import MeController
@@ -16,6 +19,7 @@ from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from models import db
+from models.settings import get_settings
 
 MAX_BODY_BYTES = 1024 * 1024  # DECISIONS 8: larger bodies answer 413
 
@@ -31,19 +35,29 @@ async def database(_: Litestar) -> AsyncIterator[None]:
 
 
 def create_app() -> Litestar:
+    settings = get_settings()
+    limiter = ratelimit.RateLimiter.from_settings(settings)
     api_v1 = Router(
         path="/api/v1",
         route_handlers=[MeController, CustomerController, OrderController, InventoryController],
-        middleware=[DefineMiddleware(TokenAuthMiddleware)],
+        # Listed outermost first: the limiter counts only authenticated requests (DECISIONS 1).
+        middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
     )
     app = Litestar(
-        route_handlers=[api_v1],
+        route_handlers=[api_v1, health.HealthController],
         lifespan=[database],
+        state=State({"rate_limiter": limiter}),
+        on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OPENAPI_CONFIG,
         request_max_body_size=MAX_BODY_BYTES,
+        logging_config=request_log.logging_config(settings.log_level),
     )
+    # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
+    app.asgi_handler = request_log.RequestLogMiddleware(app.asgi_handler)
     drop_framework_400(app.openapi_schema)
+    ratelimit.document_headers(app.openapi_schema, api_v1.path)
+    health.document_public(app.openapi_schema)
     return app
 
 

@@ -127,3 +127,11 @@ async def _clean_tables(request: pytest.FixtureRequest) -> AsyncIterator[None]:
     else:
         for name in reversed(tables):
             await db.engine().run_ddl(f'DELETE FROM "{name}"')
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> None:
+    """Start every test with empty in-process rate-limit buckets (user ids repeat across tests)."""
+    from api.ratelimit import reset_local_counters
+
+    reset_local_counters()

@@ -1,0 +1,90 @@
+"""One JSON line per HTTP request on the `pressline.request` logger, never with credentials.
+
+A line holds the method, the path (without the query string), the route template, the status,
+the duration and — once authentication has run — the user and workspace ids. Headers, query
+values and bodies are never logged, so a token cannot reach the log by this path.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from litestar.logging.config import LoggingConfig
+
+if TYPE_CHECKING:
+    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+LOGGER_NAME = "pressline.request"
+QUIET_PATHS = frozenset({"/health"})  # platform probes: DEBUG, so they don't drown the log
+MAX_PATH_CHARS = 2048
+
+log = logging.getLogger(LOGGER_NAME)
+
+
+def logging_config(level: str) -> LoggingConfig:
+    """Litestar's logging setup plus the `pressline` loggers at `level` (LOG_LEVEL); request
+    lines go to stdout bare (message only, not repeated by the root handler), so each line is
+    one parseable JSON object."""
+    return LoggingConfig(
+        formatters={"bare": {"format": "%(message)s"}},
+        handlers={
+            "request_lines": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stdout",
+                "formatter": "bare",
+            }
+        },
+        loggers={
+            "pressline": {"level": level},
+            LOGGER_NAME: {"level": level, "handlers": ["request_lines"], "propagate": False},
+        },
+    )
+
+
+def request_line(scope: Scope, status: int, duration_ms: float) -> dict[str, Any]:
+    user: Any = scope.get("user")
+    return {
+        "method": scope.get("method"),
+        "path": str(scope.get("path", ""))[:MAX_PATH_CHARS],
+        "route": scope.get("path_template"),
+        "status": status,
+        "duration_ms": round(duration_ms, 2),
+        "user_id": getattr(user, "user_id", None),
+        "workspace_id": getattr(user, "workspace_id", None),
+    }
+
+
+class RequestLogMiddleware:
+    """Wraps the whole application (outside routing), so 404s, 405s and errors are logged too."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # if the application fails before answering
+
+        async def capture_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, capture_status)
+        finally:
+            line = request_line(scope, status, (time.perf_counter() - started) * 1000)
+            if status >= 500:
+                level = logging.WARNING
+            elif scope.get("path") in QUIET_PATHS:
+                level = logging.DEBUG
+            else:
+                level = logging.INFO
+            if log.isEnabledFor(level):
+                log.log(level, msgspec.json.encode(line).decode())

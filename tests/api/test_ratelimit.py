@@ -1,0 +1,215 @@
+"""Per-user rate limits through the real app (in-process counters), and the sliding window."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from litestar import Litestar
+
+from api import ratelimit
+from api.app import create_app
+from models import clock
+from models.tables import ApiToken, User, Workspace
+from tests import factories
+
+ME = "/api/v1/me"
+LIMIT, REMAINING = "X-RateLimit-Limit", "X-RateLimit-Remaining"
+
+
+async def burst(client: httpx.AsyncClient, n: int, headers: dict[str, str]) -> list[httpx.Response]:
+    return [await client.get(ME, headers=headers) for _ in range(n)]
+
+
+async def test_burst_of_70_gets_gives_60_successes_and_10_refusals(client):
+    _, _, auth = await factories.account()
+    responses = await burst(client, 70, auth)
+    assert [r.status_code for r in responses] == [200] * 60 + [429] * 10
+    assert [int(r.headers[REMAINING]) for r in responses[:60]] == list(range(59, -1, -1))
+    for refused in responses[60:]:
+        assert refused.headers[LIMIT] == "60"
+        assert refused.headers[REMAINING] == "0"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert refused.headers["Retry-After"].isdigit()
+        assert set(refused.json()) == {"message"}
+        assert "Rate limit" in refused.json()["message"]
+    assert all("Retry-After" not in r.headers for r in responses[:60])
+
+
+async def test_concurrent_burst_is_counted_exactly(client):
+    _, _, auth = await factories.account()
+    responses = await asyncio.gather(*(client.get(ME, headers=auth) for _ in range(70)))
+    assert Counter(r.status_code for r in responses) == {200: 60, 429: 10}
+
+
+async def test_users_are_independent_and_a_users_tokens_share_a_bucket(client):
+    ws, u, auth = await factories.account()
+    second_token = {"Authorization": f"Bearer {await factories.token(u)}"}
+    _, _, other_user = await factories.account()
+    assert {r.status_code for r in await burst(client, 30, auth)} == {200}
+    assert {r.status_code for r in await burst(client, 30, second_token)} == {200}
+    assert (await client.get(ME, headers=auth)).status_code == 429
+    assert (await client.get(ME, headers=second_token)).status_code == 429
+    # Another user of the same workspace, and a user elsewhere, are untouched.
+    colleague = await factories.user(ws)
+    colleague_auth = {"Authorization": f"Bearer {await factories.token(colleague)}"}
+    for headers in (colleague_auth, other_user):
+        response = await client.get(ME, headers=headers)
+        assert response.status_code == 200
+        assert response.headers[REMAINING] == "59"
+
+
+async def test_write_bucket_is_separate_from_read_bucket(client):
+    _, _, auth = await factories.account()
+    assert {r.status_code for r in await burst(client, 60, auth)} == {200}
+    assert (await client.get(ME, headers=auth)).status_code == 429
+    # An invalid create is still a counted POST; it reaches validation (422), not the limit.
+    posts = [await client.post("/api/v1/orders", json={}, headers=auth) for _ in range(21)]
+    assert [r.status_code for r in posts] == [422] * 20 + [429]
+    assert [r.headers[LIMIT] for r in posts] == ["20"] * 21
+    assert [int(r.headers[REMAINING]) for r in posts[:20]] == list(range(19, -1, -1))
+
+
+async def test_headers_on_handler_errors_too(client):
+    _, _, auth = await factories.account()
+    not_found = await client.get("/api/v1/customers/999999", headers=auth)
+    assert not_found.status_code == 404
+    invalid = await client.get("/api/v1/orders", params={"page": "0"}, headers=auth)
+    assert invalid.status_code == 422
+    listed = await client.get("/api/v1/inventory", headers=auth)
+    assert listed.status_code == 200
+    assert [r.headers[REMAINING] for r in (not_found, invalid, listed)] == ["59", "58", "57"]
+    assert {r.headers[LIMIT] for r in (not_found, invalid, listed)} == {"60"}
+
+
+async def test_refused_and_unauthenticated_requests_are_not_counted(app, client):
+    _, u, auth = await factories.account()
+    for _ in range(5):
+        response = await client.get(ME, headers={"Authorization": "Bearer plk_wrong"})
+        assert response.status_code == 401
+        assert LIMIT not in response.headers
+    assert (await client.get(ME, headers=auth)).headers[REMAINING] == "59"
+    await burst(client, 59, auth)
+    for _ in range(5):
+        assert (await client.get(ME, headers=auth)).status_code == 429
+    # The 429s added nothing: the window still holds exactly the 60 allowed requests.
+    key = f"pressline:rl:read:{u.id}"
+    app_limiter: ratelimit.RateLimiter = app.state.rate_limiter
+    assert isinstance(app_limiter.window, ratelimit.MemoryWindow)
+    assert len(app_limiter.window._log[key]) == 60
+
+
+async def test_check_order_puts_auth_and_plan_before_the_limit(client):
+    ws, u, auth = await factories.account()
+    await burst(client, 60, auth)
+    assert (await client.get(ME, headers=auth)).status_code == 429
+    await Workspace.update({Workspace.plan: "standard"}).where(Workspace.id == ws.id)
+    plan = await client.get(ME, headers=auth)
+    assert plan.status_code == 422
+    assert LIMIT not in plan.headers
+    await User.update({User.is_active: False}).where(User.id == u.id)
+    assert (await client.get(ME, headers=auth)).status_code == 403
+    await ApiToken.update({ApiToken.revoked_at: clock.now()}).where(ApiToken.user == u.id)
+    assert (await client.get(ME, headers=auth)).status_code == 401
+
+
+async def test_health_is_not_rate_limited(client):
+    for _ in range(70):
+        response = await client.get("/health")
+        assert response.status_code == 200
+        assert LIMIT not in response.headers
+
+
+@pytest.fixture
+async def small_limits_client(
+    app: Litestar, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[httpx.AsyncClient]:
+    """A second app built with RATE_LIMIT_READ/WRITE from the environment (same database)."""
+    monkeypatch.setenv("RATE_LIMIT_READ", "3")
+    monkeypatch.setenv("RATE_LIMIT_WRITE", "2")
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    small = create_app()
+    transport = httpx.ASGITransport(app=small)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+        yield c
+
+
+async def test_limits_come_from_the_environment(small_limits_client):
+    _, _, auth = await factories.account()
+    reads = await burst(small_limits_client, 4, auth)
+    assert [r.status_code for r in reads] == [200, 200, 200, 429]
+    assert {r.headers[LIMIT] for r in reads} == {"3"}
+    writes = [
+        await small_limits_client.post("/api/v1/orders", json={}, headers=auth) for _ in range(3)
+    ]
+    assert [r.status_code for r in writes] == [422, 422, 429]
+
+
+# --- the window itself, with a controllable clock --------------------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_window_slides_instead_of_resetting_at_a_minute_boundary():
+    clock_ = FakeClock()
+    window = ratelimit.MemoryWindow(clock_)
+    clock_.now = 1059.9  # the end of a fixed minute: a fixed window would reset at 1060
+    assert all([(await window.hit("k", 60)).allowed for _ in range(60)])
+    clock_.now = 1060.1
+    refused = await window.hit("k", 60)
+    assert not refused.allowed
+    assert refused.retry_after == 60  # ceil(1059.9 + 60 - 1060.1) = ceil(59.8)
+    clock_.now = 1119.8
+    assert not (await window.hit("k", 60)).allowed
+    clock_.now = 1119.9
+    assert (await window.hit("k", 60)).allowed
+
+
+async def test_retry_after_counts_down_to_the_oldest_request_leaving():
+    clock_ = FakeClock()
+    window = ratelimit.MemoryWindow(clock_)
+    for offset in range(3):
+        clock_.now = 1000.0 + offset * 10  # requests at 1000, 1010, 1020
+        assert (await window.hit("k", 3)).allowed
+    clock_.now = 1030.5
+    assert (await window.hit("k", 3)).retry_after == 30  # ceil(1060 - 1030.5)
+    clock_.now = 1059.99
+    assert (await window.hit("k", 3)).retry_after == 1  # never 0
+    clock_.now = 1060.0
+    decision = await window.hit("k", 3)
+    assert decision.allowed and decision.remaining == 0
+    # Refusals were not counted: the next slot frees when the 1010 request leaves.
+    clock_.now = 1069.0
+    assert (await window.hit("k", 3)).retry_after == 1
+
+
+async def test_idle_keys_are_swept():
+    clock_ = FakeClock()
+    window = ratelimit.MemoryWindow(clock_)
+    await window.hit("idle", 5)
+    clock_.now += 61
+    for _ in range(window.SWEEP_EVERY):
+        await window.hit("busy", 10**6)
+    assert "idle" not in window._log
+
+
+async def test_redis_outage_falls_back_to_in_process_counts(caplog):
+    window = ratelimit.RedisWindow("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    try:
+        with caplog.at_level(logging.WARNING, logger="pressline.ratelimit"):
+            decisions = [await window.hit("k", 2) for _ in range(3)]
+    finally:
+        await window.close()
+    assert [d.allowed for d in decisions] == [True, True, False]
+    assert decisions[2].retry_after >= 1
+    assert "Redis unavailable" in caplog.text

@@ -29,6 +29,8 @@ INSERT_BATCH = 200  # rows per INSERT statement, well under SQLite's bound-varia
 
 def slugify(name: str) -> str:
     """`Hop & Barley Brewing Co.` → `hop-barley-brewing-co` (accents folded to ASCII)."""
+    # Apostrophes join words (`St Aidan's` → `st-aidans`); accents fold to ASCII.
+    name = name.replace("'", "").replace("\u2019", "")
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
     # Leave room for a "-N" suffix when the slug is taken.

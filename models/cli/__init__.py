@@ -22,6 +22,7 @@ GROUPS = (
     "models.cli.tokens",
     "models.cli.customers",
     "models.cli.skus",
+    "models.cli.demo",
     "models.cli.webhooks",
 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import signal
@@ -48,10 +49,11 @@ def database_url() -> str:
 
 
 def label(url: str) -> str:
-    """A short name for a database, used in file names: `pg-<db>` or `sqlite-<file stem>`."""
+    """A short name for a database, used in file names: `pg-<db>` or `sqlite-<stem>-<hash>`."""
     if is_postgres(url):
         return "pg-" + urlsplit(url).path.strip("/")
-    return "sqlite-" + Path(url[len("sqlite:///") :]).stem
+    path = Path(url[len("sqlite:///") :]).resolve()
+    return f"sqlite-{path.stem}-{hashlib.sha256(str(path).encode()).hexdigest()[:6]}"
 
 
 def tokens_path(url: str) -> Path:
@@ -108,7 +110,7 @@ async def throwaway_postgres(suffix: str = "") -> AsyncIterator[str]:
 @contextlib.contextmanager
 def throwaway_sqlite(suffix: str = "") -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="pressline_bench_") as tmp:
-        url = f"sqlite:///{tmp}/bench{'_' + suffix if suffix else ''}.sqlite3"
+        url = f"sqlite:///{tmp}/bench_{os.getpid()}{'_' + suffix if suffix else ''}.sqlite3"
         try:
             yield url
         finally:

@@ -101,6 +101,7 @@ class WorkspaceInfo:
     customers: list[tuple[int, bool]] = field(default_factory=list)  # (id, tax_exempt)
     skus: list[tuple[int, str]] = field(default_factory=list)  # (id, label)
     sample_orders: list[int] = field(default_factory=list)
+    sample_skus: list[str] = field(default_factory=list)
 
 
 # --- row generation ------------------------------------------------------------------------
@@ -209,6 +210,8 @@ class Generator:
                      updated)
                 )  # fmt: skip
                 ws.skus.append((sku_id, f"{brand} {style} {colour} {size}"))
+                if len(ws.sample_skus) < 20:
+                    ws.sample_skus.append(code)
         return {"skus": rows}
 
     def _number(self, counters: dict[tuple[int, int], int], ws: WorkspaceInfo, prefix: str,
@@ -580,6 +583,7 @@ def write_tokens(url: str, gen: Generator, scale: Scale, seed: int) -> None:
                 **entry,
                 "customers": [cid for cid, _ in ws.customers[:20]],
                 "orders": ws.sample_orders[:20],
+                "skus": ws.sample_skus,
             }
         )
     data = {

@@ -15,11 +15,26 @@ from typing import Any
 
 from models import clock, db, plans, tokens
 from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.queries.filters import MAX_ID
 from models.tables import ApiToken, User, Workspace
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
 MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def storable(value: str) -> bool:
+    """PostgreSQL text holds no NUL, and undecodable command-line bytes are not text."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in value
+
+
+def known_id(value: int) -> bool:
+    """Ids are 32-bit serials; anything else cannot exist (nor reach the driver)."""
+    return 0 < value <= MAX_ID
 
 
 class Keep(enum.Enum):
@@ -42,7 +57,9 @@ class FieldErrors:
 
     def text(self, field: str, value: str, max_length: int, *, required: bool = True) -> str:
         value = value.strip()
-        if required and not value:
+        if not storable(value):
+            self.add(field, "contains characters that cannot be stored (NUL or invalid UTF-8)")
+        elif required and not value:
             self.add(field, "must not be blank")
         elif len(value) > max_length:
             self.add(field, f"must be at most {max_length} characters")
@@ -107,7 +124,9 @@ def workspace_data(row: Workspace) -> dict[str, Any]:
 
 
 async def get_workspace(workspace_id: int) -> Workspace:
-    row = await Workspace.objects().where(Workspace.id == workspace_id).first()
+    row = None
+    if known_id(workspace_id):
+        row = await Workspace.objects().where(Workspace.id == workspace_id).first()
     if row is None:
         raise NotFoundError(f"workspace {workspace_id} not found")
     return row
@@ -211,7 +230,7 @@ def user_data(row: User) -> dict[str, Any]:
 
 
 async def get_user(user_id: int) -> User:
-    row = await User.objects().where(User.id == user_id).first()
+    row = await User.objects().where(User.id == user_id).first() if known_id(user_id) else None
     if row is None:
         raise NotFoundError(f"user {user_id} not found")
     return row
@@ -318,7 +337,9 @@ async def list_tokens(user_id: int) -> list[dict[str, Any]]:
 async def revoke_token(token_id: int) -> tuple[ApiToken, bool]:
     """Revoke a token (next request answers 401); returns it and whether it was live before."""
     async with db.transaction():
-        row = await ApiToken.objects().where(ApiToken.id == token_id).first()
+        row = None
+        if known_id(token_id):
+            row = await ApiToken.objects().where(ApiToken.id == token_id).first()
         if row is None:
             raise NotFoundError(f"token {token_id} not found")
         if row.revoked_at is not None:

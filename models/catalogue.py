@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from models import clock, db
-from models.accounts import FieldErrors, get_workspace
+from models.accounts import FieldErrors, get_workspace, known_id
 from models.errors import InvalidFields, NotFoundError
 from models.tables import Contact, Customer, PriceList, Sku
 
@@ -53,7 +53,9 @@ async def _free_slug(workspace_id: int, base: str) -> str:
 
 
 async def get_customer(customer_id: int) -> Customer:
-    row = await Customer.objects().where(Customer.id == customer_id).first()
+    row = None
+    if known_id(customer_id):
+        row = await Customer.objects().where(Customer.id == customer_id).first()
     if row is None:
         raise NotFoundError(f"customer {customer_id} not found")
     return row

@@ -533,3 +533,19 @@ async def test_installed_script_runs_main(backend, tmp_path):
     assert await Workspace.exists().where(Workspace.id == ws_id)
     code, out, err = await run("user activate 999")
     assert (code, out) == (1, "") and err.strip() == "error: user 999 not found"
+
+
+async def test_input_the_database_cannot_take_is_refused_not_crashed(pressline, tmp_path):
+    ws_id = await new_workspace(pressline)
+    for command in (
+        "user activate 99999999999",
+        "token revoke 2147483648",
+        "contact add --customer 99999999999 --name X --email x@y.co",
+        "workspace set --id -3 --plan premium",
+    ):
+        assert_refused(await pressline(command), "not found")
+    path = write_csv(tmp_path, SKU_HEADER + "N1,T\x00ee,Gildan,Red,#000000,S,1\n")
+    run = await pressline(f"sku import --workspace {ws_id} {path}")
+    assert_refused(run, "line 2: style: contains characters that cannot be stored")
+    run = await pressline(f"customer create --workspace {ws_id} --name 'Bad \udcff byte'")
+    assert_refused(run, "name: contains characters that cannot be stored")

@@ -1,0 +1,585 @@
+"""The webhook daemon against a raw signed-POST loop, and commit-to-receipt latency.
+
+1. A local aiohttp receiver (its own process) counts deliveries and checks every signature.
+2. Baseline: an aiohttp client loop sends N signed POSTs (32 in flight) straight to it.
+3. Throughput: N pending deliveries are committed to the outbox at once; the daemon
+   (`python -m daemon`) drains them; deliveries/s from commit to the last receipt, and the
+   daemon's RSS while they are pending.
+4. Latency: single events recorded through the real write path (models.outbox.record_event)
+   at a steady rate; commit-to-receipt p50/p99 (LISTEN/NOTIFY on PostgreSQL, polling on
+   SQLite).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.webhooks
+    python -m benchmarks.webhooks --smoke
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import hashlib
+import hmac
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from benchmarks import common
+
+SECRET = "whsec_benchmark_secret_0123456789"  # noqa: S105 - a benchmark receiver's key
+USER_AGENT = "Service-Webhooks/1.0"
+SUBSCRIPTIONS = 10  # throughput deliveries are spread over this many subscriptions
+TARGETS = {"deliveries_per_s": 3000.0, "raw_ratio": 0.3, "p50_ms": 20.0, "p99_ms": 100.0}
+
+
+# --- the receiver (a separate process) -----------------------------------------------------
+
+
+def receiver_main(port: int) -> None:
+    from aiohttp import web
+
+    key = SECRET.encode()
+    state: dict[str, Any] = {}
+
+    def reset(track: bool) -> None:
+        state.update(count=0, bad=0, deliveries=set(), times={}, track=track, first=0.0, last=0.0)
+
+    reset(False)
+
+    async def hook(request: web.Request) -> web.Response:
+        body = await request.read()
+        now = time.time()
+        expected = "sha256=" + hmac.new(key, body, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(request.headers.get("X-SVC-Signature", ""), expected):
+            state["bad"] += 1
+        state["count"] += 1
+        state["deliveries"].add(request.headers.get("X-SVC-Delivery"))
+        state["first"] = state["first"] or now
+        state["last"] = now
+        if state["track"]:
+            state["times"][json.loads(body)["event_id"]] = now
+        return web.Response(status=200, text="ok")
+
+    async def stats(request: web.Request) -> web.Response:
+        data = {k: state[k] for k in ("count", "bad", "first", "last")}
+        data["distinct"] = len(state["deliveries"])
+        if request.query.get("times"):
+            data["times"] = state["times"]
+        return web.json_response(data)
+
+    async def do_reset(request: web.Request) -> web.Response:
+        reset(request.query.get("track") == "1")
+        return web.json_response({"ok": True})
+
+    app = web.Application()
+    app.router.add_post("/hook/{n}", hook)
+    app.router.add_get("/stats", stats)
+    app.router.add_post("/reset", do_reset)
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+class Receiver:
+    def __init__(self) -> None:
+        self.port = common.free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Receiver:
+        command = [sys.executable, "-m", "benchmarks.webhooks", "--receiver", str(self.port)]
+        self.process = subprocess.Popen(command, cwd=common.ROOT)  # noqa: S603 - our own script
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                self.stats()
+                return self
+            time.sleep(0.1)
+        raise RuntimeError("the receiver did not start")
+
+    def __exit__(self, *_: object) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def stats(self, times: bool = False) -> dict[str, Any]:
+        _, body = common.http_get(self.base + "/stats" + ("?times=1" if times else ""), token=None)
+        data: dict[str, Any] = json.loads(body)
+        return data
+
+    def reset(self, track: bool = False) -> None:
+        url = self.base + "/reset" + ("?track=1" if track else "")
+        common.http_request("POST", url, token=None, body=b"")
+
+
+# --- outbox rows ---------------------------------------------------------------------------
+
+
+def event_body(event_id: str, number: int, occurred: dt.datetime) -> str:
+    """An `order.stage_changed` body of realistic size (built by the real encoder)."""
+    from models import outbox
+
+    fields = outbox.order_fields(
+        order_id=number,
+        order_number=f"ORD-2026-{number:05d}",
+        from_stage="print_queue",
+        to_stage="in_production",
+        customer={"id": 42, "name": "Harbour Lantern Brewing Co", "slug": "harbour-lantern"},
+        due_by=occurred + dt.timedelta(days=10),
+        timezone="Europe/London",
+    )
+    return outbox.encode_body("order.stage_changed", event_id, occurred, fields)
+
+
+class Outbox:
+    """Direct access to the webhook tables through the raw driver (bulk inserts)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.pg: Any = None
+        self.lite: sqlite3.Connection | None = None
+
+    async def open(self) -> None:
+        if common.is_postgres(self.url):
+            import asyncpg
+
+            self.pg = await asyncpg.connect(self.url)
+        else:
+            from models import db  # registers the fixed-width timestamp adapter
+
+            self.lite = sqlite3.connect(db.sqlite_path(self.url), isolation_level=None, timeout=30)
+
+    async def close(self) -> None:
+        if self.pg is not None:
+            await self.pg.close()
+        if self.lite is not None:
+            self.lite.close()
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        if self.pg is not None:
+            return await self.pg.fetchval(sql.replace("?", "${}").format(*range(1, 9)), *args)
+        assert self.lite is not None
+        row = self.lite.execute(sql, args).fetchone()
+        return row[0] if row else None
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        if self.pg is not None:
+            await self.pg.execute(sql.replace("?", "${}").format(*range(1, 9)), *args)
+        else:
+            assert self.lite is not None
+            self.lite.execute(sql, args)
+
+    async def insert(self, table: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+        if self.pg is not None:
+            await self.pg.copy_records_to_table(table, records=rows, columns=columns)
+        else:
+            assert self.lite is not None
+            names = ", ".join(f'"{c}"' for c in columns)
+            marks = ", ".join("?" * len(columns))
+            self.lite.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', rows)  # noqa: S608
+
+    async def begin(self) -> None:
+        await self.execute("BEGIN IMMEDIATE" if self.lite is not None else "BEGIN")
+
+    async def commit(self) -> None:
+        await self.execute("COMMIT")
+
+    async def workspace(self, name: str, receiver: Receiver, subscriptions: int) -> int:
+        now = dt.datetime.now(dt.UTC)
+        await self.execute(
+            "INSERT INTO workspaces (name, plan, currency, tax_rate, timezone, "
+            "require_artwork_approval, strict_sequence, created_at, updated_at) "
+            "VALUES (?, 'premium', 'GBP', 0, 'UTC', ?, ?, ?, ?)",
+            name, False, False, now, now,
+        )  # fmt: skip
+        ws: int = await self.value("SELECT MAX(id) FROM workspaces WHERE name = ?", name)
+        for n in range(subscriptions):
+            await self.execute(
+                "INSERT INTO webhook_subscriptions (workspace, url, events, secret, is_active, "
+                "consecutive_failures, created_at, updated_at) VALUES (?, ?, '*', ?, ?, 0, ?, ?)",
+                ws, f"{receiver.base}/hook/{n}", SECRET, True, now, now,
+            )  # fmt: skip
+        return ws
+
+    async def fill(self, ws: int, count: int) -> None:
+        """`count` events, each with one pending delivery, committed in one transaction."""
+        subs = await self.ids("SELECT id FROM webhook_subscriptions WHERE workspace = ?", ws)
+        first_event = (await self.value("SELECT COALESCE(MAX(id), 0) FROM webhook_events")) + 1
+        first_delivery = (
+            await self.value("SELECT COALESCE(MAX(id), 0) FROM webhook_deliveries")
+        ) + 1
+        now = dt.datetime.now(dt.UTC)
+        due = now - dt.timedelta(seconds=1)
+        events, deliveries = [], []
+        for n in range(count):
+            event_id = str(uuid.uuid4())
+            events.append(
+                (first_event + n, ws, event_id, "order.stage_changed", None, None,
+                 event_body(event_id, n, now), now)
+            )  # fmt: skip
+            deliveries.append(
+                (first_delivery + n, ws, first_event + n, subs[n % len(subs)], "pending", 0, due,
+                 now, now)
+            )  # fmt: skip
+        await self.begin()
+        await self.insert(
+            "webhook_events",
+            ["id", "workspace", "event_id", "name", "order", "customer", "body", "created_at"],
+            events,
+        )
+        await self.insert(
+            "webhook_deliveries",
+            ["id", "workspace", "event", "subscription", "status", "attempts", "next_attempt_at",
+             "created_at", "updated_at"],
+            deliveries,
+        )  # fmt: skip
+        if self.pg is not None:
+            await self.execute("NOTIFY pressline_outbox")
+        await self.commit()
+        if self.pg is not None:
+            for table in ("webhook_events", "webhook_deliveries"):
+                await self.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "  # noqa: S608
+                    f"(SELECT MAX(id) FROM {table}))"
+                )
+
+    async def ids(self, sql: str, *args: Any) -> list[int]:
+        if self.pg is not None:
+            rows = await self.pg.fetch(sql.replace("?", "$1"), *args)
+        else:
+            assert self.lite is not None
+            rows = self.lite.execute(sql, args).fetchall()
+        return [row[0] for row in rows]
+
+    async def drop(self, ws: int) -> None:
+        """Remove everything the benchmark added (children first: SQLite has no cascade here)."""
+        for sql in (
+            "DELETE FROM webhook_attempts WHERE delivery IN "
+            "(SELECT id FROM webhook_deliveries WHERE workspace = ?)",
+            "DELETE FROM webhook_deliveries WHERE workspace = ?",
+            "DELETE FROM webhook_events WHERE workspace = ?",
+            "DELETE FROM webhook_subscriptions WHERE workspace = ?",
+            "DELETE FROM workspaces WHERE id = ?",
+        ):
+            await self.execute(sql, ws)
+
+
+# --- phases --------------------------------------------------------------------------------
+
+
+async def raw_loop(receiver: Receiver, count: int, in_flight: int = 32) -> dict[str, Any]:
+    """The floor: signed POSTs of the same bodies, straight from an aiohttp client."""
+    import aiohttp
+
+    now = dt.datetime.now(dt.UTC)
+    bodies = [event_body(str(uuid.uuid4()), n, now).encode() for n in range(min(count, 1000))]
+    key = SECRET.encode()
+    receiver.reset()
+    queue = iter(range(count))
+    statuses: dict[int, int] = {}
+
+    async def worker(session: aiohttp.ClientSession) -> None:
+        for n in queue:
+            body = bodies[n % len(bodies)]
+            headers = {
+                "Content-Type": "application/json",
+                "User-Agent": USER_AGENT,
+                "X-SVC-Event": "order.stage_changed",
+                "X-SVC-Signature": "sha256=" + hmac.new(key, body, hashlib.sha256).hexdigest(),
+                "X-SVC-Delivery": str(n),
+                "X-SVC-Attempt": "1",
+            }
+            async with session.post(
+                f"{receiver.base}/hook/{n % SUBSCRIPTIONS}", data=body, headers=headers,
+                allow_redirects=False,
+            ) as response:  # fmt: skip
+                await response.read()
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+
+    connector = aiohttp.TCPConnector(limit=in_flight)
+    timeout = aiohttp.ClientTimeout(total=10)
+    began = time.perf_counter()
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        await asyncio.gather(*(worker(session) for _ in range(in_flight)))
+    seconds = time.perf_counter() - began
+    stats = receiver.stats()
+    return {
+        "deliveries": count,
+        "seconds": seconds,
+        "per_s": count / seconds,
+        "received": stats["distinct"],
+        "bad_signatures": stats["bad"],
+    }
+
+
+def start_daemon(url: str, log: Path, poll_interval: float) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
+        "WEBHOOK_POLL_INTERVAL": str(poll_interval),
+        "PYTHONUNBUFFERED": "1",
+    }
+    with log.open("wb") as handle:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daemon"], env=env, cwd=common.ROOT, stdout=handle,
+            stderr=handle,
+        )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the daemon exited: {log.read_text()[-2000:]}")
+        if "started" in log.read_text(errors="replace"):
+            return process
+        time.sleep(0.1)
+    process.terminate()
+    raise RuntimeError(f"the daemon did not start: {log.read_text()[-2000:]}")
+
+
+def stop_daemon(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+async def throughput(
+    outbox: Outbox, receiver: Receiver, daemon: subprocess.Popen[bytes], ws: int, count: int
+) -> dict[str, Any]:
+    receiver.reset()
+    idle_rss = common.memory_kib(daemon.pid)["VmRSS"]
+    peak_rss = idle_rss
+    filled = time.perf_counter()
+    await outbox.fill(ws, count)
+    fill_seconds = time.perf_counter() - filled
+    committed = time.time()
+    cpu_before = common.cpu_seconds(daemon.pid)
+    deadline = time.monotonic() + max(60.0, count / 100)
+    stats = receiver.stats()
+    while stats["distinct"] < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.25)
+        peak_rss = max(peak_rss, common.memory_kib(daemon.pid)["VmRSS"])
+        stats = receiver.stats()
+    cpu = common.cpu_seconds(daemon.pid) - cpu_before
+    seconds = max(stats["last"] - committed, 1e-6)
+    # the daemon marks each delivery after its reply: wait for the rows to say so
+    succeeded = 0
+    settle = time.monotonic() + 30
+    while time.monotonic() < settle:
+        succeeded = await outbox.value(
+            "SELECT COUNT(*) FROM webhook_deliveries WHERE workspace = ? AND status = 'succeeded'",
+            ws,
+        )
+        if succeeded >= count:
+            break
+        await asyncio.sleep(0.25)
+    return {
+        "deliveries": count,
+        "received": stats["distinct"],
+        "posts": stats["count"],
+        "bad_signatures": stats["bad"],
+        "seconds": seconds,
+        "per_s": stats["distinct"] / seconds,
+        "succeeded_rows": succeeded,
+        "fill_seconds": fill_seconds,
+        "daemon_cpu_ms_per_delivery": 1000 * cpu / max(1, stats["distinct"]),
+        "daemon_idle_mib": idle_rss / 1024,
+        "daemon_peak_mib": peak_rss / 1024,
+    }
+
+
+async def latency(receiver: Receiver, ws: int, rate: float, seconds: float) -> dict[str, Any]:
+    """Single events through models.outbox.record_event at `rate`/s; commit → receipt."""
+    from models import outbox
+
+    receiver.reset(track=True)
+    committed: dict[str, float] = {}
+    count = max(1, int(rate * seconds))
+    began = time.perf_counter()
+    for n in range(count):
+        delay = began + n / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        fields = outbox.order_fields(
+            order_id=n, order_number=f"ORD-2026-{n:05d}", from_stage="artwork",
+            to_stage="print_queue", customer={"id": 1, "name": "Latency Ltd", "slug": "latency"},
+            due_by=None, timezone="UTC",
+        )  # fmt: skip
+        # record_event commits in its own transaction (NOTIFY on PostgreSQL)
+        event_id = await outbox.record_event(
+            workspace_id=ws, name="order.stage_changed", fields=fields
+        )
+        committed[event_id] = time.time()
+    achieved = count / (time.perf_counter() - began)
+    deadline = time.monotonic() + 15
+    stats = receiver.stats(times=True)
+    while len(stats["times"]) < count and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+        stats = receiver.stats(times=True)
+    delays = [
+        1000 * (stats["times"][event_id] - at)
+        for event_id, at in committed.items()
+        if event_id in stats["times"]
+    ]
+    return {
+        "events": count,
+        "received": len(delays),
+        "rate": achieved,
+        "p50_ms": common.percentile(delays, 0.5),
+        "p99_ms": common.percentile(delays, 0.99),
+        "max_ms": max(delays) if delays else float("nan"),
+    }
+
+
+async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None:
+    if not (common.ROOT / "daemon" / "__main__.py").exists():
+        print("the webhook daemon (daemon/__main__.py) is not there yet: nothing to measure")
+        return None
+    from models import db
+
+    db.bind(db.engine_from_url(url))
+    await db.migrate()
+    await db.start()
+    outbox = Outbox(url)
+    await outbox.open()
+    report: dict[str, Any] = {"database": common.label(url), "kind": common.kind(url)}
+    stamp = f"{os.getpid()}-{int(time.time())}"
+    with Receiver() as receiver, tempfile.TemporaryDirectory() as tmp:
+        ws_bulk = await outbox.workspace(f"webhook bench {stamp}", receiver, SUBSCRIPTIONS)
+        ws_single = await outbox.workspace(f"webhook latency {stamp}", receiver, 1)
+        try:
+            report["raw"] = await raw_loop(receiver, args.deliveries)
+            print(f"  raw signed-POST loop: {report['raw']['per_s']:,.0f}/s", flush=True)
+            daemon = start_daemon(url, Path(tmp) / "daemon.log", args.poll_interval)
+            try:
+                report["daemon"] = await throughput(
+                    outbox, receiver, daemon, ws_bulk, args.deliveries
+                )
+                print(f"  daemon: {report['daemon']['per_s']:,.0f} deliveries/s", flush=True)
+                report["latency"] = await latency(
+                    receiver, ws_single, args.rate, args.latency_seconds
+                )
+                print(f"  latency p50 {report['latency']['p50_ms']:.1f} ms", flush=True)
+                report["daemon_log_tail"] = (Path(tmp) / "daemon.log").read_text()[-1500:]
+            finally:
+                stop_daemon(daemon)
+        finally:
+            await outbox.drop(ws_bulk)
+            await outbox.drop(ws_single)
+            await outbox.close()
+            await db.stop()
+    report["poll_interval"] = args.poll_interval
+    report["machine"] = common.machine()
+    return report
+
+
+def summarise(report: dict[str, Any]) -> str:
+    raw, daemon, lat = report["raw"], report["daemon"], report["latency"]
+    ratio = daemon["per_s"] / raw["per_s"]
+    postgres = report["kind"] == "postgres"
+    if postgres:
+        lat_target = f"p50 <= {TARGETS['p50_ms']:.0f} ms, p99 <= {TARGETS['p99_ms']:.0f} ms"
+        lat_met = lat["p50_ms"] <= TARGETS["p50_ms"] and lat["p99_ms"] <= TARGETS["p99_ms"]
+    else:
+        bound = report["poll_interval"] * 1000 + 100
+        lat_target = f"p99 <= poll interval + 100 ms = {bound:.0f} ms"
+        lat_met = lat["p99_ms"] <= bound
+    rows = [
+        ("raw signed-POST loop (32 in flight)", f"{raw['per_s']:,.0f}/s",
+         f"{raw['deliveries']:,} in {raw['seconds']:.1f} s", "-"),
+        ("daemon, outbox drained", f"{daemon['per_s']:,.0f}/s ({ratio:.2f}x raw)",
+         f"{daemon['received']:,}/{daemon['deliveries']:,} received, "
+         f"{daemon['succeeded_rows']:,} rows succeeded, "
+         f"{daemon['daemon_cpu_ms_per_delivery']:.2f} ms CPU each",
+         f">= {TARGETS['deliveries_per_s']:,.0f}/s and >= 0.3x raw"
+         + (" met" if daemon["per_s"] >= TARGETS["deliveries_per_s"] and ratio >= 0.3
+            else " missed")),
+        ("daemon RSS", f"{daemon['daemon_peak_mib']:.0f} MiB peak",
+         f"idle {daemon['daemon_idle_mib']:.0f} MiB, {daemon['deliveries']:,} pending",
+         "< 150 MiB" + (" met" if daemon["daemon_peak_mib"] < 150 else " missed")),
+        (f"commit-to-receipt at {lat['rate']:.0f}/s", f"p50 {lat['p50_ms']:.1f} ms",
+         f"p99 {lat['p99_ms']:.1f} ms, max {lat['max_ms']:.1f} ms, "
+         f"{lat['received']}/{lat['events']} received",
+         lat_target + (" met" if lat_met else " missed")),
+    ]  # fmt: skip
+    mode = "LISTEN/NOTIFY" if postgres else f"polling every {report['poll_interval']:g} s"
+    return "\n".join(
+        [
+            f"## webhooks on {report['database']} ({report['kind']}, {mode})",
+            f"machine: {report['machine']}",
+            "",
+            common.table(["path", "figure", "detail", "target"], rows),
+        ]
+    )
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.webhooks", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--deliveries", type=int, default=100_000)
+    parser.add_argument("--rate", type=float, default=100, help="events/s for the latency run")
+    parser.add_argument("--latency-seconds", type=float, default=30)
+    parser.add_argument("--poll-interval", type=float, default=1.0)
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")
+    parser.add_argument("--receiver", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.smoke:
+        args.deliveries, args.latency_seconds = 300, 1.0
+    return args
+
+
+async def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    if not args.smoke:
+        report = await benchmark(common.database_url(), args)
+        return [report] if report else []
+    reports = []
+    for backend in await common.smoke_backends():
+        async with common.throwaway(backend) as url:
+            report = await benchmark(url, args)
+            if report is None:
+                return []
+            reports.append(report)
+    return reports
+
+
+def main() -> None:
+    common.require_module_run(__package__, "webhooks")
+    args = parse_args()
+    if args.receiver:
+        receiver_main(args.receiver)
+        return
+    reports = asyncio.run(run(args))
+    for report in reports:
+        print()
+        print(summarise(report))
+    if args.json:
+        args.json.write_text(json.dumps(reports, indent=1))
+    failed = [
+        r
+        for r in reports
+        if r["daemon"]["received"] < r["daemon"]["deliveries"]
+        or r["daemon"]["bad_signatures"]
+        or r["latency"]["received"] < r["latency"]["events"]
+    ]
+    if failed:
+        print("ERROR: deliveries were lost or badly signed")
+        sys.exit(1)
+    if not reports and not args.smoke:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,8 @@
 Litestar's own decoding is lax (`"5"` passes as 5) and stops at the first error, so the POST
 handlers run these checks first, from a `before_request` hook, on the raw body bytes. Unknown
 fields are ignored. Messages follow DECISIONS 1 (`ValidationFailed` builds `message`).
+Litestar still decodes the body into the handler's `data` Struct afterwards (that Struct is
+what the OpenAPI schema documents), so whatever passes here must also fit those Structs.
 """
 
 from __future__ import annotations
@@ -239,6 +241,8 @@ def order_create(body: dict[str, Any]) -> OrderInput:
     """`POST /orders` (spec 4.6 and DECISIONS 4)."""
     check = Checker()
     customer_id = check.integer(body, "customer_id", "customer_id", minimum=1)
+    if customer_id is not None and customer_id > s.MAX_ID:
+        check.add("customer_id", "The selected customer_id is invalid.")
     raw_lines = check.array(body, "lines", "lines", min_items=1, max_items=s.MAX_LINES)
     lines = [_order_line(check, line, f"lines.{i}") for i, line in enumerate(raw_lines or [])]
     due_by = check.date(

@@ -7,6 +7,7 @@ import datetime as dt
 from models import clock, db, outbox
 from models.errors import NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
+from models.queries.filters import MAX_ID
 from models.tables import Customer, Invoice, Order
 
 
@@ -75,7 +76,7 @@ async def pay_invoice(*, workspace_id: int, number: str) -> None:
         ).where(Invoice.workspace == workspace_id, Invoice.number == number)
         if db.is_postgres():
             query = query.lock_rows("NO KEY UPDATE", of=(Invoice,))
-        invoice = await query.first()
+        invoice = await query.first() if 0 < workspace_id <= MAX_ID else None
         if invoice is None:
             raise NotFoundError(f"Invoice {number} not found")
         if invoice["status"] != "issued":

@@ -153,6 +153,8 @@ def order_detail_body(row: dict[str, Any], timezone: str) -> OrderDetail:
 
 # --- request bodies (validated strictly by api/validation.py before Litestar decodes them) ---
 
+# Ids are 32-bit; a larger customer_id cannot exist (and is answered as an unknown one).
+MAX_ID = 2**31 - 1
 MAX_LINES = 500
 MAX_DESCRIPTION = 255
 MAX_QUANTITY = 10_000
@@ -199,7 +201,7 @@ class OrderLineCreate(Schema):
 
 class OrderCreate(Schema):
     customer_id: Annotated[
-        int, msgspec.Meta(ge=1, description="A customer of the token's workspace")
+        int, msgspec.Meta(ge=1, le=MAX_ID, description="A customer of the token's workspace")
     ]
     lines: Annotated[list[OrderLineCreate], msgspec.Meta(min_length=1, max_length=MAX_LINES)]
     due_by: (
@@ -214,9 +216,10 @@ class OrderCreate(Schema):
         ]
         | None
     ) = None
-    notes: Annotated[
-        str, msgspec.Meta(max_length=MAX_NOTES, description="Internal; never returned")
-    ] = ""
+    notes: (
+        Annotated[str, msgspec.Meta(max_length=MAX_NOTES, description="Internal; never returned")]
+        | None
+    ) = None
     external_ref: (
         Annotated[
             str,

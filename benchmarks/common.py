@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -141,6 +142,37 @@ def run_seed(url: str, *args: str) -> None:
     env = {**os.environ, "DATABASE_URL": url}
     command = [sys.executable, "-m", "benchmarks.seed", *args]
     subprocess.run(command, check=True, env=env, cwd=ROOT)  # noqa: S603 - our own script
+
+
+async def _backend_pids(url: str) -> list[int]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    return [row[0] for row in rows]
+
+
+def database_cpu(url: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving `url` (empty for SQLite, which
+    runs inside the app process and is counted there)."""
+    if not is_postgres(url):
+        return {}
+    found = {}
+    for pid in asyncio.run(_backend_pids(url)):
+        with contextlib.suppress(OSError):
+            found[pid] = cpu_seconds(pid)
+    return found
+
+
+def database_cpu_since(url: str, before: dict[int, float]) -> float:
+    after = database_cpu(url)
+    return sum(value - before.get(pid, 0.0) for pid, value in after.items())
 
 
 # --- processes -----------------------------------------------------------------------------

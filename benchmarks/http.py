@@ -54,6 +54,7 @@ class Run:
     non_2xx: int
     socket_errors: int
     server_cpu_ms_per_req: float
+    db_cpu_ms_per_req: float
     client_cpu_pct: float
     server_cpu_pct: float
     statuses: dict[str, int] = field(default_factory=dict)
@@ -197,11 +198,13 @@ def measure(
 ) -> Run:
     if warmup > 0:
         run_client(client, server.port, specs, connections, warmup, tmp)
+    db_before = common.database_cpu(server.url)
     cpu_before = common.cpu_seconds(server.pid)
     began = time.perf_counter()
     result, client_cpu = run_client(client, server.port, specs, connections, seconds, tmp)
     wall = time.perf_counter() - began
     server_cpu = common.cpu_seconds(server.pid) - cpu_before
+    db_cpu = common.database_cpu_since(server.url, db_before)
     requests = max(1, result["requests"])
     return Run(
         requests=result["requests"],
@@ -212,6 +215,7 @@ def measure(
         non_2xx=result["non_2xx"],
         socket_errors=result["socket_errors"],
         server_cpu_ms_per_req=server_cpu * 1000 / requests,
+        db_cpu_ms_per_req=db_cpu * 1000 / requests,
         client_cpu_pct=100 * client_cpu / wall,
         server_cpu_pct=100 * server_cpu / wall,
         statuses=result.get("statuses", {}),
@@ -272,6 +276,7 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                             f"  round {round_no + 1} {name:9} {endpoint:9} {run.rps:8.0f} req/s"
                             f"  p50 {run.p50_ms:6.1f} ms  p99 {run.p99_ms:6.1f} ms"
                             f"  cpu {run.server_cpu_ms_per_req:5.2f} ms/req"
+                            f" (db {run.db_cpu_ms_per_req:4.2f})"
                             f"  client cpu {run.client_cpu_pct:3.0f}%"
                             + (f"  NON-2XX {run.non_2xx}" if run.non_2xx else ""),
                             flush=True,
@@ -385,6 +390,10 @@ def summarise(report: dict[str, Any]) -> str:
                 else "-",
                 f"{common.median([r.server_cpu_ms_per_req for r in press]):.2f}",
                 f"{common.median([r.server_cpu_ms_per_req for r in floor]):.2f}" if floor else "-",
+                f"{common.median([r.db_cpu_ms_per_req for r in press]):.2f}" if postgres else "-",
+                f"{common.median([r.db_cpu_ms_per_req for r in floor]):.2f}"
+                if postgres and floor
+                else "-",
                 f"{max(r.client_cpu_pct for r in [*press, *floor]):.0f}%",
                 f"{target} {verdict}",
                 str(errors),
@@ -392,7 +401,8 @@ def summarise(report: dict[str, Any]) -> str:
         )
     headers = [
         "endpoint", "Pressline req/s", "floor req/s", "ratio", "Pressline p50/p99 ms",
-        "floor p50/p99 ms", "Pressline CPU ms/req", "floor CPU ms/req", "client CPU max",
+        "floor p50/p99 ms", "Pressline CPU ms/req", "floor CPU ms/req", "Pressline db CPU",
+        "floor db CPU", "client CPU max",
         "target", "errors",
     ]  # fmt: skip
     rss = report["peak_rss_kib"]

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Seconds-long, tiny-scale runs of every benchmark, so none of them can rot (.ci/run calls it).
+# Each uses a temporary SQLite file and, when the local server answers, a throwaway
+# PostgreSQL database (pressline_bench_<pid>) that it drops again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-.venv/bin/python}
+
+run() {
+  echo "== benchmarks: $*"
+  "$PYTHON" -m "$@"
+}
+
+run benchmarks.floor --smoke                    # seeds tiny databases, byte-compares
+run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
+run benchmarks.webhooks --smoke
+run benchmarks.scale --smoke
+echo "== benchmarks: all smoke runs passed"

@@ -157,7 +157,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
         return {}
     try:
         value = msgspec.json.decode(raw)
-    except (msgspec.DecodeError, ValueError) as exc:
+    except (msgspec.DecodeError, ValueError, RecursionError) as exc:  # RecursionError: nesting
         raise ValidationFailed({"body": [f"The request body is not valid JSON ({exc})."]}) from None
     if not isinstance(value, dict):
         raise ValidationFailed({"body": ["The request body must be a JSON object."]})

@@ -1,0 +1,517 @@
+"""Security properties through the real stack: token storage and logging, immediate effect of
+revocation, deactivation and downgrades, literal search, and workspace isolation on every
+route of the app's route table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.routes import HTTPRoute
+
+from models import accounts, clock, db, tokens
+from models.tables import ApiToken, Order, Sku
+from tests import factories
+
+ME = "/api/v1/me"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def secret_fragments(token: str, shown: int = 8) -> list[str]:
+    """The token and every 10-character piece of its secret part (past the shown prefix)."""
+    assert token.startswith(tokens.TOKEN_PREFIX)
+    return [token] + [token[i : i + 10] for i in range(shown, len(token) - 9)]
+
+
+# --- tokens at rest ---------------------------------------------------------------------------
+
+
+async def test_tokens_are_random_prefixed_and_stored_only_as_digests(client):
+    _, u, _ = await factories.account()
+    row, clear = await accounts.issue_token(user_id=u.id, name="storefront")
+    assert (await client.get(ME, headers=bearer(clear))).status_code == 200
+    assert clear.startswith("plk_") and len(clear) - len("plk_") >= 27  # ≥160 bits, base64url
+    stored = await ApiToken.select().where(ApiToken.id == row.id).first()
+    assert stored is not None
+    assert stored["digest"] == tokens.digest(clear)
+    assert stored["prefix"] == clear[:8]
+    for table in db.all_tables():  # no table holds the token or a piece of its secret
+        dump = repr(await table.select())
+        leaked = [piece for piece in secret_fragments(clear) if piece in dump]
+        assert not leaked, f"{table._meta.tablename} holds part of a clear token"
+    assert len({tokens.generate() for _ in range(1000)}) == 1000
+
+
+async def test_the_token_lookup_is_one_equality_on_the_digest(client, capsys):
+    _, _, auth = await factories.account()
+    clear = auth["Authorization"].split()[1]
+    engine = db.engine()
+    engine.log_queries = True  # Piccolo prints every statement it sends
+    try:
+        assert (await client.get(ME, headers=auth)).status_code == 200
+        near_miss = clear[:-1] + ("A" if clear[-1] != "A" else "B")
+        refused = await client.get(ME, headers=bearer(near_miss))
+    finally:
+        engine.log_queries = False
+    statements = capsys.readouterr().out
+    token_queries = [line for line in statements.splitlines() if 'FROM "api_tokens"' in line]
+    assert len(token_queries) == 2
+    assert f'WHERE "api_tokens"."digest" = \'{tokens.digest(clear)}\' LIMIT 1' in (token_queries[0])
+    assert clear not in statements and near_miss not in statements
+    # A token one character off is just unknown: no prefix matching, no hint.
+    assert refused.status_code == 401
+    assert refused.json() == {"message": "Invalid token"}
+
+
+async def test_the_digest_column_is_uniquely_indexed(client):
+    """The lookup is an index equality on the digest, never a scan comparing secrets."""
+    run = db.engine().run_ddl
+    if db.is_postgres():
+        rows = await run("SELECT indexdef FROM pg_indexes WHERE tablename = 'api_tokens'")
+        assert any(
+            re.search(r"CREATE UNIQUE INDEX .* \(digest\)$", row["indexdef"]) for row in rows
+        )
+        return
+    unique_columns = [
+        [info["name"] for info in await run(f'PRAGMA index_info("{index["name"]}")')]
+        for index in await run('PRAGMA index_list("api_tokens")')
+        if index["unique"]
+    ]
+    assert ["digest"] in unique_columns
+
+
+class Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.texts: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.texts.append(f"{record.name} {record.getMessage()} {record.args!r}")
+        if record.exc_info:
+            self.texts.append(logging.Formatter().formatException(record.exc_info))
+
+
+@pytest.fixture
+def every_log_record() -> Iterator[Capture]:
+    """Every record of every logger at DEBUG, including loggers that do not propagate."""
+    capture = Capture()
+    loggers = [logging.getLogger()] + [
+        logger
+        for logger in logging.root.manager.loggerDict.values()
+        if isinstance(logger, logging.Logger) and not logger.propagate
+    ]
+    levels = {name: logging.getLogger(name).level for name in ("", "pressline", "litestar")}
+    for logger in loggers:
+        logger.addHandler(capture)
+    for name in levels:
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    try:
+        yield capture
+    finally:
+        for logger in loggers:
+            logger.removeHandler(capture)
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+async def test_tokens_never_reach_the_logs_or_error_bodies(client, every_log_record):
+    ws, u, _ = await factories.account()
+    row, clear = await accounts.issue_token(user_id=u.id)
+    forged = tokens.generate()
+    requests = [
+        ("GET", ME, bearer(clear), None),
+        ("GET", "/api/v1/customers/987654", bearer(clear), None),
+        ("GET", "/api/v1/orders?page=0", bearer(clear), None),
+        ("POST", "/api/v1/orders", bearer(clear), {"customer_id": "x", "lines": []}),
+        ("GET", ME, bearer(forged), None),
+        ("GET", ME, {"Authorization": f"Token {clear}"}, None),
+        ("GET", ME, {"Authorization": f"Bearer {clear} {clear}"}, None),
+        ("GET", "/api/v1/nowhere", bearer(clear), None),
+        ("DELETE", ME, bearer(clear), None),
+    ]
+    bodies = []
+    for method, path, headers, body in requests:
+        response = await client.request(method, path, headers=headers, json=body)
+        assert response.status_code < 500
+        bodies.append(response.text)
+    await accounts.revoke_token(row.id)
+    bodies.append((await client.get(ME, headers=bearer(clear))).text)
+    logged = "\n".join(every_log_record.texts)
+    assert f'"user_id":{u.id},"workspace_id":{ws.id}' in logged  # the capture sees requests
+    for token in (clear, forged):
+        for piece in secret_fragments(token):
+            assert piece not in logged
+            assert all(piece not in body for body in bodies)
+
+
+# --- revocation, deactivation and plan changes act on the next request ------------------------
+
+
+async def test_a_revoked_token_is_refused_on_the_next_request(client):
+    _, u, _ = await factories.account()
+    row, clear = await accounts.issue_token(user_id=u.id)
+    _, other = await accounts.issue_token(user_id=u.id)
+    assert (await client.get(ME, headers=bearer(clear))).status_code == 200
+    await accounts.revoke_token(row.id)
+    for method, path in (("GET", ME), ("POST", "/api/v1/orders")):
+        response = await client.request(method, path, headers=bearer(clear), json={})
+        assert response.status_code == 401
+        assert response.json() == {"message": "Token revoked"}
+    assert (await client.get(ME, headers=bearer(other))).status_code == 200
+
+
+async def test_an_expired_token_is_refused(client):
+    _, u, _ = await factories.account()
+    clear = await factories.token(u, expires_at=clock.now() - dt.timedelta(seconds=1))
+    response = await client.get(ME, headers=bearer(clear))
+    assert response.status_code == 401
+    assert response.json() == {"message": "Token expired"}
+
+
+async def test_deactivating_a_user_cuts_every_token_at_once(client):
+    _, u, auth = await factories.account()
+    second = bearer(await factories.token(u))
+    assert (await client.get(ME, headers=auth)).status_code == 200
+    await accounts.set_user_active(u.id, False)
+    for headers in (auth, second):
+        response = await client.get(ME, headers=headers)
+        assert response.status_code == 403
+        assert set(response.json()) == {"message"}
+    assert (await client.post("/api/v1/orders", headers=auth, json={})).status_code == 403
+    await accounts.set_user_active(u.id, True)
+    assert (await client.get(ME, headers=auth)).status_code == 200
+
+
+async def test_a_plan_downgrade_answers_422_on_the_next_request(client):
+    ws, _, auth = await factories.account(plan="enterprise")
+    assert (await client.get(ME, headers=auth)).status_code == 200
+    await accounts.set_workspace(ws.id, plan="standard")
+    response = await client.get(ME, headers=auth)
+    assert response.status_code == 422
+    assert "plan" in response.json()["message"]
+    assert (await client.post("/api/v1/orders", headers=auth, json={})).status_code == 422
+    await accounts.set_workspace(ws.id, plan="premium")
+    assert (await client.get(ME, headers=auth)).status_code == 200
+
+
+async def test_an_ended_trial_stops_api_access(client):
+    ws, _, auth = await factories.account(
+        plan="starter", trial_ends_at=clock.now() + dt.timedelta(days=3)
+    )
+    assert (await client.get(ME, headers=auth)).status_code == 200
+    await accounts.set_workspace(ws.id, trial_ends_at=clock.now() - dt.timedelta(seconds=1))
+    assert (await client.get(ME, headers=auth)).status_code == 422
+
+
+# --- search input is literal ----------------------------------------------------------------
+
+SEARCH_TEXTS = ["100% cotton", "50_50 blend", "O'Brien", 'Say "hi"', "back\\slash", "semi; --"]
+DECOYS = ["100 cotton", "50x50 blend", "OBrien", "Say hi", "backslash", "semi"]
+PROBES = {
+    "%": ["100% cotton"],
+    "_": ["50_50 blend"],
+    "0%": ["100% cotton"],
+    "'": ["O'Brien"],
+    "O'BRIEN": ["O'Brien"],
+    '"': ['Say "hi"'],
+    "\\": ["back\\slash"],
+    "k\\s": ["back\\slash"],
+    "; --": ["semi; --"],
+    "%_": [],
+    "\\%": [],
+    "' OR '1'='1": [],
+    "\x00": [],
+    "%" * 200: [],
+}
+
+
+async def _searchable_customers(ws: Any) -> str:
+    for name in SEARCH_TEXTS + DECOYS:
+        await factories.customer(ws, name, slug=f"s-{uuid.uuid4().hex[:10]}")
+    return "name"
+
+
+async def _searchable_skus(ws: Any) -> str:
+    for code in SEARCH_TEXTS + DECOYS:
+        await factories.sku(ws, code)
+    return "code"
+
+
+SEARCHABLE = {"/api/v1/customers": _searchable_customers, "/api/v1/inventory": _searchable_skus}
+
+
+def search_paths(app: Litestar) -> list[str]:
+    """Every GET operation that documents a `search` query parameter."""
+    paths = app.openapi_schema.paths or {}
+    return sorted(
+        path
+        for path, item in paths.items()
+        if item.get is not None
+        and any(getattr(p, "name", None) == "search" for p in item.get.parameters or [])
+    )
+
+
+async def test_search_is_literal_on_every_searchable_list(app, client):
+    paths = search_paths(app)
+    assert set(paths) == set(SEARCHABLE), "a new `search` parameter needs fixture data here"
+    for path in paths:
+        ws, _, auth = await factories.account()
+        field = await SEARCHABLE[path](ws)
+        for probe, expected in PROBES.items():
+            response = await client.get(path, params={"search": probe}, headers=auth)
+            assert response.status_code == 200, (path, probe, response.text)
+            found = sorted(row[field] for row in response.json()["data"])
+            assert found == sorted(expected), (path, probe)
+
+
+async def test_very_long_or_undecodable_search_never_fails(app, client):
+    """Documented: any length is accepted; text longer than the field matches nothing."""
+    ws, _, auth = await factories.account()
+    await factories.customer(ws, "a" * 150, slug="long-name")
+    await factories.sku(ws, "%" * 60)
+    for path in search_paths(app):
+        for text in ("%" * 10_000, "_" * 10_000, "'" * 10_000, "\\" * 10_000, "a" * 10_000):
+            response = await client.get(path, params={"search": text}, headers=auth)
+            assert response.status_code == 200, (path, text[:5], response.text)
+            assert response.json()["data"] == []
+        raw = await client.get(f"{path}?search=%FF%FE%00", headers=auth)
+        assert raw.status_code < 500, raw.text
+        assert "message" in raw.json() or raw.json()["data"] == []
+
+
+# --- workspace isolation on every route -----------------------------------------------------
+
+PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
+
+
+class Workspace_:
+    """One workspace's records, keyed by the path parameter that names them."""
+
+    def __init__(self, auth: dict[str, str], ids: dict[str, int], marker: str, sku: str) -> None:
+        self.auth, self.ids, self.marker, self.sku = auth, ids, marker, sku
+
+
+async def populated_workspace() -> Workspace_:
+    marker = f"Mark-{uuid.uuid4().hex[:10]}"
+    ws, _, auth = await factories.account()
+    customer = await factories.customer(ws, f"{marker} Tees")
+    await factories.contact(customer, name=f"{marker} Contact", is_primary=True)
+    sku = await factories.sku(ws, f"{marker.upper()}-M")
+    order = await factories.order(ws, customer, lines=[(f"{marker} print", 10, 1250)])
+    await factories.invoice(order)
+    return Workspace_(auth, {"customer_id": customer.id, "order_id": order.id}, marker, sku.code)
+
+
+def order_body(customer_id: int, sku: str | None = None) -> dict[str, Any]:
+    line: dict[str, Any] = {"description": "Front print", "quantity": 2, "unit_price_cents": 500}
+    if sku is not None:
+        line["sku"] = sku
+    return {"customer_id": customer_id, "lines": [line]}
+
+
+# A valid body for every POST route, given the ids of the workspace being addressed.
+BODIES = {
+    "/api/v1/orders": lambda ids, sku: order_body(ids["customer_id"]),
+    "/api/v1/orders/{order_id}/advance": lambda ids, sku: {"to_stage": "print_queue"},
+}
+MISSING_ID = 2_000_000_000
+
+
+def api_routes(app: Litestar) -> list[tuple[str, str]]:
+    """(method, path template) of every GET/POST route under /api/v1."""
+    found = []
+    for route in app.routes:
+        if isinstance(route, HTTPRoute) and route.path.startswith("/api/v1"):
+            template = PARAM.sub(r"{\1}", route.path)
+            found += [(m, template) for m in sorted(route.methods) if m in {"GET", "POST"}]
+    return found
+
+
+def fill(template: str, ids: dict[str, int]) -> str:
+    names = PARAM.findall(template)
+    unknown = [name for name in names if name not in ids]
+    assert not unknown, f"no records for path parameters {unknown}: add them to the fixture"
+    return PARAM.sub(lambda m: str(ids[m.group(1)]), template)
+
+
+async def test_every_route_hides_other_workspaces(app, client):
+    mine, theirs = await populated_workspace(), await populated_workspace()
+    before = {row["id"]: row for row in await Order.select()}
+    routes = api_routes(app)
+    assert ("POST", "/api/v1/orders/{order_id}/advance") in routes
+    for method, template in routes:
+        body = None
+        if method == "POST":
+            assert template in BODIES, f"add a valid body for POST {template}"
+            body = BODIES[template]
+        has_params = bool(PARAM.search(template))
+        own = await client.request(
+            method,
+            fill(template, mine.ids),
+            headers=mine.auth,
+            json=body(mine.ids, mine.sku) if body else None,
+        )
+        assert own.status_code < 300, (method, template, own.text)  # the request itself is fine
+        if not has_params and method == "GET":
+            assert theirs.marker not in own.text and theirs.marker.upper() not in own.text
+            continue
+        foreign = await client.request(
+            method,
+            fill(template, theirs.ids),
+            headers=mine.auth,
+            json=body(theirs.ids, theirs.sku) if body else None,
+        )
+        missing_ids = {name: MISSING_ID for name in mine.ids}
+        missing = await client.request(
+            method,
+            fill(template, missing_ids),
+            headers=mine.auth,
+            json=body(missing_ids, "NO-SUCH-SKU") if body else None,
+        )
+        # Another workspace's record is indistinguishable from one that does not exist.
+        assert foreign.status_code == missing.status_code, (method, template, foreign.text)
+        assert foreign.json()["message"] == missing.json()["message"]
+        assert foreign.status_code == 404 if has_params else 400 <= foreign.status_code < 500
+        assert theirs.marker not in foreign.text
+    # Their order did not move, and no order was created against their customer.
+    after = {row["id"]: row for row in await Order.select()}
+    assert after[theirs.ids["order_id"]] == before[theirs.ids["order_id"]]
+    created = [row for order_id, row in after.items() if order_id not in before]
+    assert created and all(row["customer"] == mine.ids["customer_id"] for row in created)
+
+
+async def test_another_workspaces_sku_on_an_order_line_is_unknown(client):
+    mine, theirs = await populated_workspace(), await populated_workspace()
+    foreign = await client.post(
+        "/api/v1/orders",
+        headers=mine.auth,
+        json=order_body(mine.ids["customer_id"], theirs.sku),
+    )
+    missing = await client.post(
+        "/api/v1/orders",
+        headers=mine.auth,
+        json=order_body(mine.ids["customer_id"], "NO-SUCH-SKU"),
+    )
+    assert foreign.status_code == missing.status_code == 422
+    assert list(foreign.json()["errors"]) == list(missing.json()["errors"])
+    reserved = await Sku.select(Sku.reserved).where(Sku.code == theirs.sku).first()
+    assert reserved == {"reserved": 0}
+
+
+# --- input limits (DECISIONS 8) and the check order (DECISIONS 1) ----------------------------
+
+MIB = 1024 * 1024
+JSON = {"Content-Type": "application/json"}
+
+
+def post_routes(app: Litestar) -> list[str]:
+    return [template for method, template in api_routes(app) if method == "POST"]
+
+
+async def test_bodies_over_one_mib_answer_413_on_every_post(app, client):
+    ws, _, auth = await factories.account()
+    order = await factories.order(ws, await factories.customer(ws))
+    ids = {"customer_id": 1, "order_id": order.id}
+
+    async def chunks() -> Any:  # no Content-Length: the limit holds while streaming
+        for _ in range(17):
+            yield b" " * (64 * 1024)
+
+    for template in post_routes(app):
+        path = fill(template, ids)
+        sized = await client.post(path, content=b" " * (MIB + 1), headers={**auth, **JSON})
+        streamed = await client.post(path, content=chunks(), headers={**auth, **JSON})
+        for response in (sized, streamed):
+            assert response.status_code == 413, (template, response.text)
+            assert response.json() == {"message": "Request body too large (limit 1 MiB)"}
+            assert response.headers["X-RateLimit-Limit"] == "20"
+        assert "content-length" not in streamed.request.headers
+
+
+async def test_a_body_of_exactly_one_mib_is_accepted(client):
+    ws, _, auth = await factories.account()
+    customer = await factories.customer(ws)
+    body = msgspec.json.encode(order_body(customer.id))
+    padded = body + b" " * (MIB - len(body))
+    response = await client.post("/api/v1/orders", content=padded, headers={**auth, **JSON})
+    assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(b"{", id="truncated"),
+        pytest.param(b'{"customer_id": 1,}', id="trailing-comma"),
+        pytest.param(b'{"to_stage": "\xff\xfe"}', id="invalid-utf8"),
+        pytest.param(b'{"to_stage": NaN}', id="nan"),
+        pytest.param(b"[]", id="array"),
+        pytest.param(b'"text"', id="string"),
+        pytest.param(b"null", id="null"),
+        pytest.param(b'{"customer_id": 1' + b"0" * 5000 + b"}", id="huge-integer"),
+        pytest.param(b"[" * 500 + b"]" * 500, id="nested-500"),
+        pytest.param(b"[" * 200_000 + b"]" * 200_000, id="nested-200000"),
+        pytest.param(b'{"a":' * 100_000 + b"1" + b"}" * 100_000, id="nested-objects"),
+        pytest.param(b'{"notes": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", id="nested-field"),
+    ],
+)
+async def test_malformed_json_is_a_422_naming_the_body(app, client, raw):
+    ws, _, auth = await factories.account()
+    order = await factories.order(ws, await factories.customer(ws))
+    for template in post_routes(app):
+        path = fill(template, {"order_id": order.id})
+        response = await client.post(path, content=raw, headers={**auth, **JSON})
+        assert response.status_code == 422, (template, response.text[:300])
+        body = response.json()
+        assert body["message"] and isinstance(body["errors"], dict)
+        assert body["errors"], "a malformed body names the failing part"
+
+
+async def test_form_and_other_content_types_never_fail_the_server(app, client):
+    ws, _, auth = await factories.account()
+    order = await factories.order(ws, await factories.customer(ws))
+    for template in post_routes(app):
+        path = fill(template, {"order_id": order.id})
+        for headers, content in (
+            ({"Content-Type": "application/x-www-form-urlencoded"}, b"to_stage=qc_pack"),
+            ({"Content-Type": "multipart/form-data; boundary=x"}, b"--x--"),
+            ({"Content-Type": "text/plain"}, b"hello"),
+            ({"Content-Type": "application/json; charset=latin-1"}, b'{"to_stage": "\xe9"}'),
+            ({}, b""),
+        ):
+            response = await client.post(path, content=content, headers={**auth, **headers})
+            assert response.status_code == 422, (template, headers, response.text[:300])
+            assert response.json()["message"]
+
+
+async def test_long_query_strings_and_headers_are_not_errors(client):
+    _, _, auth = await factories.account()
+    long_stage = await client.get("/api/v1/orders", params={"stage": "x" * 8000}, headers=auth)
+    assert long_stage.status_code == 422
+    assert "stage" in long_stage.json()["errors"]
+    long_header = await client.get(ME, headers={**auth, "X-Padding": "y" * 60_000})
+    assert long_header.status_code == 200
+
+
+async def test_check_order_for_a_large_body(client):
+    """401 → 403 → 422 (plan) → 429 all come before the body is read (so before 413)."""
+    ws, u, auth = await factories.account()
+    big = b" " * (MIB + 1)
+    assert (await client.post("/api/v1/orders", content=big)).status_code == 401
+    for _ in range(20):
+        await client.post("/api/v1/orders", content=b"{}", headers={**auth, **JSON})
+    limited = await client.post("/api/v1/orders", content=big, headers={**auth, **JSON})
+    assert limited.status_code == 429
+    await accounts.set_workspace(ws.id, plan="standard")
+    assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 422
+    await accounts.set_user_active(u.id, False)
+    assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 403

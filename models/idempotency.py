@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from models import clock, db
 from models.errors import ConflictError, InvalidFields
@@ -30,7 +31,24 @@ class StoredResponse:
     location: str | None
 
 
-async def _insert(user_id: int, key: str, request_hash: str, now: dt.datetime) -> int | None:
+@dataclass(frozen=True)
+class Claim:
+    """Ownership of a `running` row: its id and the instant it was claimed (a row taken over
+    gets a new instant, so the previous owner can tell it no longer owns it)."""
+
+    row_id: int
+    claimed_at: dt.datetime
+
+
+def _owned(claim: Claim) -> Any:
+    return (
+        (IdempotencyKey.id == claim.row_id)
+        & (IdempotencyKey.created_at == claim.claimed_at)
+        & (IdempotencyKey.status == "running")
+    )
+
+
+async def _insert(user_id: int, key: str, request_hash: str, now: dt.datetime) -> Claim | None:
     async with db.transaction():
         rows = await (
             IdempotencyKey.insert(
@@ -46,20 +64,44 @@ async def _insert(user_id: int, key: str, request_hash: str, now: dt.datetime) -
             .on_conflict(target=(IdempotencyKey.user, IdempotencyKey.key), action="DO NOTHING")
             .returning(IdempotencyKey.id)
         )
-    return int(rows[0]["id"]) if rows else None
+    return Claim(int(rows[0]["id"]), now) if rows else None
 
 
-async def claim(user_id: int, key: str, request_hash: str) -> int | StoredResponse:
-    """The id of our new `running` row, or the stored response to replay.
+async def _take_over(existing: dict[str, Any], request_hash: str, now: dt.datetime) -> Claim | None:
+    """Restart an expired or abandoned row as ours, unless someone else changed it first."""
+    rows = await (
+        IdempotencyKey.update(
+            {
+                IdempotencyKey.status: "running",
+                IdempotencyKey.request_hash: request_hash,
+                IdempotencyKey.response_status: None,
+                IdempotencyKey.response_body: None,
+                IdempotencyKey.response_location: None,
+                IdempotencyKey.created_at: now,
+                IdempotencyKey.expires_at: now + TTL,
+            }
+        )
+        .where(
+            IdempotencyKey.id == existing["id"],
+            IdempotencyKey.created_at == existing["created_at"],
+            IdempotencyKey.status == existing["status"],
+        )
+        .returning(IdempotencyKey.id)
+    )
+    return Claim(existing["id"], now) if rows else None
+
+
+async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResponse:
+    """Our claim on the key, or the stored response to replay.
 
     Raises ConflictError while the first request is still running, and InvalidFields when
     the key was used for a different request.
     """
     for _ in range(3):
         now = clock.now()
-        row_id = await _insert(user_id, key, request_hash, now)
-        if row_id is not None:
-            return row_id
+        claimed = await _insert(user_id, key, request_hash, now)
+        if claimed is not None:
+            return claimed
         existing = await (
             IdempotencyKey.select()
             .where(IdempotencyKey.user == user_id, IdempotencyKey.key == key)
@@ -68,16 +110,7 @@ async def claim(user_id: int, key: str, request_hash: str) -> int | StoredRespon
         if existing is None:
             continue  # removed since our insert; try again
         expired = existing["expires_at"] <= now
-        abandoned = existing["status"] == "running" and existing["created_at"] <= now - (
-            ABANDONED_AFTER
-        )
-        if expired or abandoned:
-            await IdempotencyKey.delete().where(
-                IdempotencyKey.id == existing["id"],
-                IdempotencyKey.status == existing["status"],
-            )
-            continue
-        if existing["request_hash"] != request_hash:
+        if not expired and existing["request_hash"] != request_hash:
             raise InvalidFields(
                 {
                     KEY_FIELD: [
@@ -86,6 +119,14 @@ async def claim(user_id: int, key: str, request_hash: str) -> int | StoredRespon
                     ]
                 }
             )
+        abandoned = existing["status"] == "running" and existing["created_at"] <= now - (
+            ABANDONED_AFTER
+        )
+        if expired or abandoned:
+            claimed = await _take_over(existing, request_hash, now)
+            if claimed is not None:
+                return claimed
+            continue
         if existing["status"] == "running":
             raise ConflictError(
                 "A request with this Idempotency-Key is still being processed; retry shortly."
@@ -98,7 +139,7 @@ async def claim(user_id: int, key: str, request_hash: str) -> int | StoredRespon
     raise ConflictError("This Idempotency-Key is busy; retry shortly.")
 
 
-async def complete(row_id: int, *, status: int, body: str, location: str | None) -> None:
+async def complete(claim: Claim, *, status: int, body: str, location: str | None) -> None:
     """Store the response; call inside the transaction that made the change.
 
     If the row is no longer ours (taken over after being presumed abandoned), the change
@@ -113,18 +154,16 @@ async def complete(row_id: int, *, status: int, body: str, location: str | None)
                 IdempotencyKey.response_location: location,
             }
         )
-        .where(IdempotencyKey.id == row_id, IdempotencyKey.status == "running")
+        .where(_owned(claim))
         .returning(IdempotencyKey.id)
     )
     if not updated:
         raise ConflictError("This Idempotency-Key was taken over by another request.")
 
 
-async def release(row_id: int) -> None:
+async def release(claim: Claim) -> None:
     """Forget a claim whose request failed, so a retry with the key runs afresh."""
-    await IdempotencyKey.delete().where(
-        IdempotencyKey.id == row_id, IdempotencyKey.status == "running"
-    )
+    await IdempotencyKey.delete().where(_owned(claim))
 
 
 async def purge_expired(now: dt.datetime | None = None) -> int:

@@ -167,13 +167,16 @@ MAX_TRACKING_NUMBER = 100
 EARLIEST_DUE_BY = dt.date(1900, 1, 1)
 # The last date whose midnight exists in every time zone's UTC range.
 LATEST_DUE_BY = dt.date(9999, 12, 30)
+# Strings never contain NUL; some must also hold a non-whitespace character.
+NO_NUL = r"^[^\x00]*$"
+NOT_BLANK = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 AdvanceTarget = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched"]
 
 
 class OrderLineCreate(Schema):
     description: Annotated[
-        str, msgspec.Meta(min_length=1, max_length=MAX_DESCRIPTION, description="Not blank")
+        str, msgspec.Meta(max_length=MAX_DESCRIPTION, pattern=NOT_BLANK, description="Not blank")
     ]
     quantity: Annotated[int, msgspec.Meta(ge=1, le=MAX_QUANTITY)]
     unit_price_cents: Annotated[
@@ -189,6 +192,7 @@ class OrderLineCreate(Schema):
             str,
             msgspec.Meta(
                 max_length=MAX_SKU_CODE,
+                pattern=NOT_BLANK,
                 description=(
                     "Extension: a SKU code of the workspace. Reserves `quantity` at create; "
                     "consumed when the order first reaches in_production or later"
@@ -217,15 +221,20 @@ class OrderCreate(Schema):
         | None
     ) = None
     notes: (
-        Annotated[str, msgspec.Meta(max_length=MAX_NOTES, description="Internal; never returned")]
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_NOTES, pattern=NO_NUL, description="Internal; never returned"
+            ),
+        ]
         | None
     ) = None
     external_ref: (
         Annotated[
             str,
             msgspec.Meta(
-                min_length=1,
                 max_length=MAX_EXTERNAL_REF,
+                pattern=NOT_BLANK,
                 description="Extension: the caller's own reference, unique per workspace",
             ),
         ]
@@ -243,6 +252,7 @@ class AdvanceRequest(Schema):
             str,
             msgspec.Meta(
                 max_length=MAX_CARRIER,
+                pattern=NO_NUL,
                 description=(
                     "Extension, only with to_stage=dispatched; default: the order's carrier, "
                     "else the customer's default carrier"
@@ -256,6 +266,7 @@ class AdvanceRequest(Schema):
             str,
             msgspec.Meta(
                 max_length=MAX_TRACKING_NUMBER,
+                pattern=NO_NUL,
                 description="Extension, only with to_stage=dispatched",
             ),
         ]

@@ -4,9 +4,13 @@ expiry, per-user keys, and what a failed first request leaves behind (nothing)."
 from __future__ import annotations
 
 import datetime as dt
+import json
+
+import pytest
 
 from api.idempotency import request_hash
-from models import clock
+from models import clock, idempotency
+from models.errors import ConflictError, InvalidFields
 from models.tables import IdempotencyKey, Order, StageChange, Workspace
 from tests import factories
 from tests.api.order_helpers import advance, create, line, order_body, shop, snapshot
@@ -89,47 +93,46 @@ async def test_the_same_key_with_another_body_is_422(client):
     assert await StageChange.count() == 1
 
 
+def _hash(body: dict) -> str:
+    """The fingerprint of a create with this body (layout does not matter)."""
+    return request_hash("POST", "/api/v1/orders", json.dumps(body).encode())
+
+
+async def _running(user_id: int, key: str, body: dict, started: dt.datetime) -> None:
+    await IdempotencyKey(
+        user=user_id,
+        key=key,
+        request_hash=_hash(body),
+        status="running",
+        created_at=started,
+        expires_at=started + dt.timedelta(hours=24),
+    ).save()
+
+
 async def test_while_the_first_is_running_a_retry_gets_409(client):
     s = await shop()
     body = order_body(s.customer.id)
-    raw = await client.post(  # the exact bytes httpx sends for `json=body`
-        "/api/v1/orders", json=body, headers=s.auth
-    )
-    assert raw.status_code == 201
-    sent = raw.request.content
-    now = clock.now()
-    await IdempotencyKey(
-        user=s.user.id,
-        key="busy",
-        request_hash=request_hash("POST", "/api/v1/orders", sent),
-        status="running",
-        created_at=now,
-        expires_at=now + dt.timedelta(hours=24),
-    ).save()
+    await _running(s.user.id, "busy", body, clock.now())
     response = await create(client, s.auth, body, **{KEY: "busy"})
     assert response.status_code == 409
     assert response.json() == {
         "message": "A request with this Idempotency-Key is still being processed; retry shortly."
     }
-    assert await Order.count() == 1
+    assert await Order.count() == 0
+    assert await IdempotencyKey.select(IdempotencyKey.status) == [{"status": "running"}]
 
 
 async def test_an_abandoned_running_key_is_taken_over(client):
     s = await shop()
-    old = clock.now() - dt.timedelta(minutes=11)
     body = order_body(s.customer.id)
-    await IdempotencyKey(
-        user=s.user.id,
-        key="stale",
-        request_hash="0" * 64,
-        status="running",
-        created_at=old,
-        expires_at=old + dt.timedelta(hours=24),
-    ).save()
+    await _running(s.user.id, "stale", body, clock.now() - dt.timedelta(minutes=11))
     response = await create(client, s.auth, body, **{KEY: "stale"})
     assert response.status_code == 201, response.text
-    rows = await IdempotencyKey.select(IdempotencyKey.status)
-    assert rows == [{"status": "completed"}]
+    rows = await IdempotencyKey.select(IdempotencyKey.status, IdempotencyKey.response_status)
+    assert rows == [{"status": "completed", "response_status": 201}]
+    # Ten minutes is the threshold: a younger running row is still in progress.
+    await _running(s.user.id, "young", body, clock.now() - dt.timedelta(minutes=9))
+    assert (await create(client, s.auth, body, **{KEY: "young"})).status_code == 409
 
 
 async def test_an_expired_key_runs_again(client):
@@ -231,3 +234,52 @@ async def test_the_same_key_on_another_order_is_a_different_request(client):
     response = await advance(client, s.auth, b, "qc_pack", headers={KEY: "q"})
     assert response.status_code == 422
     assert list(response.json()["errors"]) == [KEY]
+
+
+async def test_a_taken_over_claim_cannot_complete(backend):
+    """If a request presumed dead was only slow, its late completion must roll back."""
+    ws = await factories.workspace()
+    user = await factories.user(ws)
+    first = await idempotency.claim(user.id, "slow", "h" * 64)
+    assert isinstance(first, idempotency.Claim)
+    old = clock.now() - idempotency.ABANDONED_AFTER - dt.timedelta(seconds=1)
+    await IdempotencyKey.update({IdempotencyKey.created_at: old}).where(
+        IdempotencyKey.id == first.row_id
+    )
+    stale = idempotency.Claim(first.row_id, old)
+    second = await idempotency.claim(user.id, "slow", "h" * 64)
+    assert isinstance(second, idempotency.Claim)
+    with pytest.raises(ConflictError):
+        await idempotency.complete(stale, status=201, body="{}", location=None)
+    await idempotency.release(stale)  # a stale owner cannot drop the new claim either
+    await idempotency.complete(second, status=201, body="{}", location=None)
+    stored = await idempotency.claim(user.id, "slow", "h" * 64)
+    assert stored == idempotency.StoredResponse(status=201, body="{}", location=None)
+
+
+async def test_an_abandoned_key_keeps_its_request(backend):
+    ws = await factories.workspace()
+    user = await factories.user(ws)
+    first = await idempotency.claim(user.id, "k", "a" * 64)
+    assert isinstance(first, idempotency.Claim)
+    old = clock.now() - idempotency.ABANDONED_AFTER - dt.timedelta(seconds=1)
+    await IdempotencyKey.update({IdempotencyKey.created_at: old}).where(
+        IdempotencyKey.id == first.row_id
+    )
+    with pytest.raises(InvalidFields):
+        await idempotency.claim(user.id, "k", "b" * 64)
+
+
+async def test_purge_removes_only_expired_keys(backend):
+    ws = await factories.workspace()
+    user = await factories.user(ws)
+    now = clock.now()
+    for key, expires in (
+        ("gone", now - dt.timedelta(seconds=1)),
+        ("kept", now + dt.timedelta(hours=1)),
+    ):
+        await IdempotencyKey(
+            user=user.id, key=key, request_hash="x", status="completed", expires_at=expires
+        ).save()
+    assert await idempotency.purge_expired(now) == 1
+    assert [r["key"] for r in await IdempotencyKey.select(IdempotencyKey.key)] == ["kept"]

@@ -251,6 +251,31 @@ async def test_sku_lines_reserve_stock_and_bump_the_sku(client):
     assert inventory.json()["data"][0]["available"] == -6
 
 
+async def test_discontinued_skus_may_be_ordered(client):
+    s = await shop()
+    old = await factories.sku(s.ws, "OLD-TEE", on_hand=0, discontinued=True)
+    response = await create(client, s.auth, order_body(s.customer.id, lines=[line(sku="OLD-TEE")]))
+    assert response.status_code == 201, response.text
+    row = await Sku.select(Sku.reserved).where(Sku.id == old.id).first()
+    assert row["reserved"] == 10
+
+
+async def test_a_reservation_past_the_stock_column_is_refused(client):
+    s = await shop()
+    await factories.sku(s.ws, "BULK", on_hand=0, reserved=2**31 - 15)
+    ok = line(sku="BULK", quantity=5)
+    response = await create(client, s.auth, order_body(s.customer.id, lines=[ok, ok, ok, ok]))
+    assert response.status_code == 422
+    assert response.json()["errors"] == {
+        f"lines.{i}.sku": [f"The lines.{i}.sku reservation would exceed the SKU's stock limits."]
+        for i in range(4)
+    }
+    assert await Order.count() == 0
+    assert (
+        await create(client, s.auth, order_body(s.customer.id, lines=[ok, ok]))
+    ).status_code == 201
+
+
 async def test_create_moves_the_customers_updated_at(client):
     s = await shop()
     old = clock.now() - dt.timedelta(days=3)

@@ -60,7 +60,11 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
     429: _error(
         ErrorBody,
         "Rate limited; `Retry-After` gives the seconds to wait",
-        {"rate limited": {"message": "Rate limit exceeded; retry after 12 seconds"}},
+        {
+            "rate limited": {
+                "message": "Rate limit of 60 requests per minute exceeded; retry in 12 s"
+            }
+        },
     ),
 }
 ONE_RECORD_RESPONSES: dict[int, ResponseSpec] = {

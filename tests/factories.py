@@ -64,6 +64,17 @@ async def account(**workspace_fields: Any) -> tuple[Workspace, User, dict[str, s
     return ws, u, {"Authorization": f"Bearer {await token(u)}"}
 
 
+async def headers(u: User, **token_fields: Any) -> dict[str, str]:
+    """The Authorization header of a fresh token for `u`."""
+    return {"Authorization": f"Bearer {await token(u, **token_fields)}"}
+
+
+async def caller(ws: Workspace) -> dict[str, str]:
+    """Auth headers of a new user of `ws`: tests making many requests spread them over
+    several users, since rate limits count per user."""
+    return await headers(await user(ws))
+
+
 async def price_list(ws: Workspace, name: str = "Trade", discount: str = "12.50") -> PriceList:
     row = PriceList(workspace=ws.id, name=name, discount_percent=Decimal(discount))
     await row.save()
@@ -129,9 +140,14 @@ async def order(
     stage: str = "artwork",
     lines: list[tuple[str, int, int]] | None = None,
     created_at: dt.datetime | None = None,
+    line_skus: list[int | None] | None = None,
+    artwork: bool = True,
     **fields: Any,
 ) -> Order:
-    """An order with lines, its first history entry and artwork row; totals at 20% tax."""
+    """An order with lines, its first history entry and artwork row; totals at 20% tax.
+
+    `line_skus` gives each line's SKU id (or None); `artwork=False` leaves out the artwork
+    row, to check the detail's default artwork."""
     n = next(_seq)
     lines = lines if lines is not None else [("Front print", 10, 1250)]
     subtotal = sum(q * p for _, q, p in lines)
@@ -149,7 +165,7 @@ async def order(
         tax_cents=tax,
         total_cents=subtotal + tax,
         created_at=created,
-        updated_at=created,
+        updated_at=fields.pop("updated_at", created),
         **fields,
     )
     await row.save()
@@ -162,12 +178,26 @@ async def order(
             quantity=quantity,
             unit_price_cents=price,
             line_total_cents=quantity * price,
+            sku=line_skus[position] if line_skus else None,
         ).save()
     await StageChange(
         workspace=ws.id, order=row.id, from_stage=None, to_stage="artwork", at=created
     ).save()
-    await Artwork(workspace=ws.id, order=row.id).save()
+    if artwork:
+        await Artwork(workspace=ws.id, order=row.id).save()
     return row
+
+
+async def stage_change(o: Order, from_stage: str | None, to_stage: str, at: dt.datetime) -> None:
+    """A stage-history entry (the order's own `stage` is not touched)."""
+    await StageChange(
+        workspace=o.workspace, order=o.id, from_stage=from_stage, to_stage=to_stage, at=at
+    ).save()
+
+
+async def set_artwork(o: Order, **fields: Any) -> None:
+    """Change the order's artwork row (status, version, approved_at)."""
+    await Artwork.update(fields).where(Artwork.order == o.id)
 
 
 async def invoice(o: Order, *, status: str = "issued", total: int | None = None) -> Invoice:

@@ -24,7 +24,7 @@ def parse_low(value: str | None) -> bool | None:
     if value is None:
         return None
     try:
-        return _BOOLEANS[value.strip().lower()]
+        return _BOOLEANS[value]
     except KeyError:
         raise ValidationFailed({"low": ["low must be one of true, false, 1, 0."]}) from None
 
@@ -41,7 +41,11 @@ class InventoryController(Controller):
         low: Annotated[
             str | None,
             QueryParameter(
-                description="Only SKUs at or under their reorder point (true/false/1/0).",
+                description=(
+                    "Only SKUs whose available stock is at or under their reorder point "
+                    "(discontinued SKUs excluded): true or 1. false or 0 (the default) "
+                    "does not filter. Any other value (also `TRUE`, `yes`) is a 422."
+                ),
                 schema_extra={"enum": ["true", "false", "1", "0"]},
             ),
         ] = None,

@@ -1,0 +1,143 @@
+"""Error shapes through HTTP: 404, 405, 413, 422, and malformed input never a 500."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests import factories
+
+
+async def test_unknown_route_is_404_with_a_message(client):
+    _, _, auth = await factories.account()
+
+    for path in ("/api/v1/nope", "/api/v2/orders", "/nope", "/api/v1/orders/1/lines"):
+        response = await client.get(path, headers=auth)
+        assert response.status_code == 404, path
+        assert response.json() == {"message": "Not found"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("DELETE", "/api/v1/orders/1", "GET"),
+        ("PUT", "/api/v1/me", "GET"),
+        ("POST", "/api/v1/customers", "GET"),
+        ("PATCH", "/api/v1/inventory", "GET"),
+        ("DELETE", "/api/v1/customers/1", "GET"),
+    ],
+)
+async def test_wrong_method_is_405_with_allow(client, method, path, allowed):
+    _, _, auth = await factories.account()
+
+    response = await client.request(method, path, headers=auth)
+
+    assert response.status_code == 405
+    assert response.json() == {"message": "Method not allowed"}
+    assert allowed in response.headers["allow"]
+
+
+IMPOSSIBLE_IDS = [
+    "0",
+    "-1",
+    "99999999999999999999",
+    "2147483648",
+    "9" * 400,
+    "ORD-2026-0001",
+    "1e3",
+    "1.0",
+    "abc",
+    "%20",
+    "0x10",
+    "%00",
+]
+
+
+@pytest.mark.parametrize("resource", ["orders", "customers"])
+async def test_impossible_ids_are_404(client, resource):
+    _, _, auth = await factories.account()
+
+    for raw_id in IMPOSSIBLE_IDS:
+        response = await client.get(f"/api/v1/{resource}/{raw_id}", headers=auth)
+        assert response.status_code == 404, (raw_id, response.text)
+        assert set(response.json()) == {"message"}, raw_id
+
+
+async def test_body_over_one_mebibyte_is_413(client):
+    _, _, auth = await factories.account()
+    body = b'{"customer_id": 1, "notes": "' + b"x" * (2 * 1024 * 1024) + b'"}'
+
+    response = await client.post(
+        "/api/v1/orders",
+        content=body,
+        headers={**auth, "Content-Type": "application/json"},
+    )
+
+    assert response.status_code == 413
+    assert response.json() == {"message": "Request body too large (limit 1 MiB)"}
+
+
+INVALID_PARAMETERS = [
+    ("/api/v1/orders", {"page": "0"}, "page"),
+    ("/api/v1/orders", {"stage": "bogus"}, "stage"),
+    ("/api/v1/orders", {"updated_since": "yesterday"}, "updated_since"),
+    ("/api/v1/customers", {"page": "x"}, "page"),
+    ("/api/v1/customers", {"updated_since": "2026-13-01"}, "updated_since"),
+    ("/api/v1/inventory", {"low": "maybe"}, "low"),
+    ("/api/v1/inventory", {"updated_since": "9999-12-31T23:59:59-23:59"}, "updated_since"),
+    ("/api/v1/inventory", {"updated_since": "0001-01-01T00:00:00+01:00"}, "updated_since"),
+]
+
+
+async def test_invalid_parameters_are_422_naming_the_field(client):
+    _, _, auth = await factories.account()
+
+    for path, params, field in INVALID_PARAMETERS:
+        response = await client.get(path, params=params, headers=auth)
+        assert response.status_code == 422, (path, params, response.text)
+        body = response.json()
+        assert set(body) == {"message", "errors"}
+        assert list(body["errors"]) == [field]
+        assert all(isinstance(m, str) and m for m in body["errors"][field])
+        assert body["message"] == body["errors"][field][0]
+
+
+async def test_several_invalid_parameters_are_all_reported(client):
+    _, _, auth = await factories.account()
+
+    response = await client.get(
+        "/api/v1/orders", params={"page": "0", "stage": "bogus"}, headers=auth
+    )
+
+    body = response.json()
+    assert response.status_code == 422
+    assert set(body["errors"]) == {"page", "stage"}
+    assert body["message"].endswith("(and 1 more error)")
+
+
+MALFORMED_QUERIES = [
+    "search=%00",
+    "search=%ff%fe",
+    "search=" + "%25" * 3000,
+    "search=" + "%E2%82%AC" * 2000,
+    "customer=%00",
+    "updated_since=%00",
+    "updated_since=2026-01-01T00:00:00%00",
+    "updated_since=2026-01-01T25:00:00",
+    "updated_since=-1",
+    "page=1&page=x",
+    "%ff=1",
+    "stage=%ff",
+    "low=%00",
+    "updated_since=2026-03-01T10:30:00%2B99:00",
+]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/orders", "/api/v1/customers", "/api/v1/inventory"])
+async def test_malformed_query_strings_never_give_a_500(client, path):
+    _, _, auth = await factories.account()
+
+    for query in MALFORMED_QUERIES:
+        response = await client.get(f"{path}?{query}", headers=auth)
+        assert response.status_code in (200, 422), (query, response.text)
+        if response.status_code == 422:
+            assert response.json()["errors"], query

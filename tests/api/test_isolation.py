@@ -1,0 +1,199 @@
+"""Workspace isolation: another workspace's records answer 404 on every route with an id
+(walked from the app's route table, so a new route is covered the day it is added), and
+lists, searches and filters never show them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from models.tables import Order, StageChange, Workspace
+from tests import factories
+
+# A valid body for each write route with an id, so that only the id can make it fail.
+BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/api/v1/orders/{order_id}/advance"): {"to_stage": "print_queue"},
+}
+
+
+@dataclass
+class Tenant:
+    ws: Workspace
+    auth: dict[str, str]
+    ids: dict[str, int]  # path parameter name → an id of this workspace
+    customer_name: str
+    slug: str
+    sku_code: str
+
+
+async def _tenant(label: str) -> Tenant:
+    ws, _, auth = await factories.account()
+    pl = await factories.price_list(ws, f"{label} list")
+    c = await factories.customer(ws, "Shared Name Ltd", slug="shared", price_list=pl.id)
+    await factories.contact(c, is_primary=True, email=f"{label}@example.com")
+    sku = await factories.sku(ws, f"{label}-TEE-M")
+    await factories.sku(ws, "COMMON-CODE")
+    o = await factories.order(ws, c, line_skus=[sku.id], external_ref="same-ref")
+    await factories.invoice(o, status="paid")
+    return Tenant(
+        ws=ws,
+        auth=auth,
+        ids={"customer_id": c.id, "order_id": o.id},
+        customer_name=c.name,
+        slug=c.slug,
+        sku_code=sku.code,
+    )
+
+
+@pytest.fixture
+async def tenants(client) -> tuple[Tenant, Tenant]:
+    mine = await _tenant("MINE")
+    theirs = await _tenant("THEIRS")
+    assert set(mine.ids.values()).isdisjoint(theirs.ids.values())
+    return mine, theirs
+
+
+def _routes_with_ids(app) -> list[tuple[str, str, list[str]]]:
+    found = []
+    for route in app.routes:
+        if not route.path.startswith("/api/") or not route.path_parameters:
+            continue
+        for method in sorted(set(route.methods) - {"OPTIONS", "HEAD"}):
+            found.append((method, route.path_format, list(route.path_parameters)))
+    return found
+
+
+def _fill(path_format: str, ids: dict[str, int]) -> str:
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        assert name in ids, f"no record id known for path parameter {name!r}: extend Tenant.ids"
+        return str(ids[name])
+
+    return re.sub(r"\{(\w+)\}", value, path_format)
+
+
+async def _snapshot(order_id: int) -> tuple[Any, ...]:
+    row = await Order.select(Order.stage, Order.updated_at).where(Order.id == order_id).first()
+    history = await StageChange.count().where(StageChange.order == order_id)
+    return row["stage"], row["updated_at"], history
+
+
+async def test_route_table_has_routes_with_ids(app):
+    routes = {(method, path) for method, path, _ in _routes_with_ids(app)}
+
+    assert {
+        ("GET", "/api/v1/customers/{customer_id}"),
+        ("GET", "/api/v1/orders/{order_id}"),
+    } <= routes
+
+
+async def test_every_route_with_an_id_answers_404_for_another_workspace(client, app, tenants):
+    mine, theirs = tenants
+    routes = _routes_with_ids(app)
+    before = await _snapshot(theirs.ids["order_id"])
+
+    for method, path_format, _ in routes:
+        body = BODIES.get((method, path_format))
+        assert method == "GET" or body is not None, f"add a valid body for {method} {path_format}"
+        auth = await factories.caller(mine.ws)  # a fresh user per call: no rate limit in play
+        response = await client.request(
+            method, _fill(path_format, theirs.ids), json=body, headers=auth
+        )
+        assert response.status_code == 404, (method, path_format, response.text)
+        assert set(response.json()) == {"message"}
+        assert theirs.customer_name not in response.text
+
+    assert await _snapshot(theirs.ids["order_id"]) == before
+
+    # The same routes work with the caller's own ids, so the 404s above are isolation.
+    for method, path_format, _ in routes:
+        auth = await factories.caller(mine.ws)
+        response = await client.request(
+            method,
+            _fill(path_format, mine.ids),
+            json=BODIES.get((method, path_format)),
+            headers=auth,
+        )
+        assert response.status_code == 200, (method, path_format, response.text)
+
+
+async def test_lists_show_only_the_callers_workspace(client, tenants):
+    mine, _ = tenants
+
+    customers = (await client.get("/api/v1/customers", headers=mine.auth)).json()
+    orders = (await client.get("/api/v1/orders", headers=mine.auth)).json()
+    inventory = (await client.get("/api/v1/inventory", headers=mine.auth)).json()
+
+    assert [row["id"] for row in customers["data"]] == [mine.ids["customer_id"]]
+    assert customers["total"] == 1
+    assert [row["id"] for row in orders["data"]] == [mine.ids["order_id"]]
+    assert orders["total"] == 1
+    assert [row["customer"]["id"] for row in orders["data"]] == [mine.ids["customer_id"]]
+    assert sorted(row["code"] for row in inventory["data"]) == ["COMMON-CODE", mine.sku_code]
+    assert inventory["total"] == 2
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/api/v1/customers", {"search": "shared"}),
+        ("/api/v1/customers", {"updated_since": "2000-01-01T00:00:00Z"}),
+        ("/api/v1/orders", {"stage": "artwork"}),
+        ("/api/v1/orders", {"customer": "shared"}),
+        ("/api/v1/orders", {"updated_since": "2000-01-01T00:00:00Z"}),
+        ("/api/v1/inventory", {"search": "tee"}),
+        ("/api/v1/inventory", {"search": "common"}),
+        ("/api/v1/inventory", {"low": "false", "updated_since": "2000-01-01"}),
+    ],
+)
+async def test_filters_never_reach_another_workspace(client, tenants, path, params):
+    mine, theirs = tenants
+
+    response = await client.get(path, params=params, headers=mine.auth)
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["total"] == len(body["data"]) >= 1
+    text = response.text
+    assert theirs.sku_code not in text
+    assert f'"id":{theirs.ids["customer_id"]},' not in text
+    assert f'"id":{theirs.ids["order_id"]},' not in text
+    assert "THEIRS" not in text
+
+
+async def test_customer_filter_with_another_workspaces_slug_is_empty(client, tenants):
+    mine, theirs = tenants
+    lonely = await factories.customer(theirs.ws, slug="only-theirs")
+    await factories.order(theirs.ws, lonely)
+
+    body = (
+        await client.get("/api/v1/orders", params={"customer": "only-theirs"}, headers=mine.auth)
+    ).json()
+
+    assert (body["data"], body["total"]) == ([], 0)
+
+
+async def test_me_is_the_callers_user(client, tenants):
+    mine, theirs = tenants
+
+    mine_me = (await client.get("/api/v1/me", headers=mine.auth)).json()
+    theirs_me = (await client.get("/api/v1/me", headers=theirs.auth)).json()
+
+    assert mine_me["id"] != theirs_me["id"]
+
+
+async def test_creating_an_order_for_another_workspaces_customer_is_refused(client, tenants):
+    mine, theirs = tenants
+    body = {
+        "customer_id": theirs.ids["customer_id"],
+        "lines": [{"description": "x", "quantity": 1, "unit_price_cents": 1}],
+    }
+
+    response = await client.post("/api/v1/orders", json=body, headers=mine.auth)
+
+    assert response.status_code == 422, response.text
+    assert list(response.json()["errors"]) == ["customer_id"]
+    assert await Order.count().where(Order.workspace == mine.ws.id) == 1

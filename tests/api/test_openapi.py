@@ -1,0 +1,220 @@
+"""The served OpenAPI document is accurate: every route and parameter is there, every
+documented response schema validates the real responses, errors are documented, and the
+interactive docs page is served."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import re
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from models import clock
+from models.tables import User
+from tests import factories
+
+LIST_PARAMS = {
+    "/api/v1/customers": {"search", "updated_since", "page"},
+    "/api/v1/orders": {"stage", "customer", "updated_since", "page"},
+    "/api/v1/inventory": {"search", "low", "updated_since", "page"},
+}
+
+
+@pytest.fixture
+async def openapi(client) -> dict[str, Any]:
+    response = await client.get("/schema/openapi.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def _closed(schema: Any) -> Any:
+    """A copy where objects with listed properties allow no others, so an undocumented
+    field in a response fails validation."""
+    schema = copy.deepcopy(schema)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "properties" in node and "additionalProperties" not in node:
+                node["additionalProperties"] = False
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return schema
+
+
+def _validator(openapi: dict[str, Any], path: str, method: str, status: int) -> Any:
+    operation = openapi["paths"][path][method]
+    media = operation["responses"][str(status)]["content"]["application/json"]
+    root = {**media["schema"], "components": _closed(openapi["components"])}
+    return jsonschema_rs.Draft202012Validator(root, validate_formats=True)
+
+
+def _assert_valid(openapi, path, method, response) -> None:
+    validator = _validator(openapi, path, method, response.status_code)
+    errors = [str(error) for error in validator.iter_errors(response.json())]
+    assert errors == [], (method, path, response.status_code, response.text)
+
+
+async def test_schema_and_docs_pages_are_served_without_a_token(client, openapi):
+    assert openapi["openapi"].startswith("3.1")
+    assert openapi["info"]["title"] == "Pressline API"
+    for page in ("/schema", "/schema/swagger"):
+        response = await client.get(page)
+        assert response.status_code == 200, page
+        assert response.headers["content-type"].startswith("text/html")
+    assert "swagger-ui" in (await client.get("/schema/swagger")).text.lower()
+
+
+async def test_every_api_route_is_documented_with_its_parameters(app, openapi):
+    for route in app.routes:
+        if not route.path.startswith("/api/v1"):
+            continue
+        item = openapi["paths"].get(route.path_format)
+        assert item is not None, route.path_format
+        for method in set(route.methods) - {"OPTIONS", "HEAD"}:
+            operation = item[method.lower()]
+            params = {(p["name"], p["in"]): p for p in operation.get("parameters", [])}
+            for name in route.path_parameters:
+                assert params[(name, "path")]["required"] is True
+                assert params[(name, "path")]["schema"]["type"] == "integer"
+            if method == "GET" and route.path_format in LIST_PARAMS:
+                query = {name for name, where in params if where == "query"}
+                assert query == LIST_PARAMS[route.path_format]
+
+
+async def test_list_parameters_document_their_rules(openapi):
+    orders = {p["name"]: p for p in openapi["paths"]["/api/v1/orders"]["get"]["parameters"]}
+    inventory = {p["name"]: p for p in openapi["paths"]["/api/v1/inventory"]["get"]["parameters"]}
+
+    assert set(orders["stage"]["schema"]["enum"]) - {None} == {
+        "artwork",
+        "print_queue",
+        "in_production",
+        "qc_pack",
+        "dispatched",
+        "cancelled",
+    }
+    assert orders["page"]["schema"]["minimum"] == 1
+    assert set(inventory["low"]["schema"]["enum"]) == {"true", "false", "1", "0"}
+    assert orders["updated_since"]["schema"]["format"] == "date-time"
+
+
+async def test_error_responses_are_documented_on_every_api_operation(openapi):
+    for path, item in openapi["paths"].items():
+        if not path.startswith("/api/v1"):
+            continue
+        for method, operation in item.items():
+            responses = operation["responses"]
+            assert "400" not in responses, (method, path)
+            expected = {"401", "403", "422", "429"} | ({"404"} if "{" in path else set())
+            assert expected <= set(responses), (method, path)
+            for status in expected:
+                ref = responses[status]["content"]["application/json"]["schema"]["$ref"]
+                body = "ValidationErrorBody" if status == "422" else "ErrorBody"
+                assert ref == f"#/components/schemas/{body}", (method, path, status)
+
+
+async def test_due_by_is_documented_with_the_workspace_offset(openapi):
+    due_by = openapi["components"]["schemas"]["Order"]["properties"]["due_by"]
+
+    assert "workspace" in due_by["description"]
+
+
+async def _data() -> tuple[dict[str, str], dict[str, int]]:
+    ws, _, auth = await factories.account()
+    pl = await factories.price_list(ws)
+    c = await factories.customer(ws, price_list=pl.id)
+    bare = await factories.customer(ws)
+    await factories.contact(c, is_primary=True)
+    tee = await factories.sku(ws, on_hand=1)
+    await factories.sku(ws, discontinued=True)
+    o = await factories.order(
+        ws, c, line_skus=[tee.id], due_by=clock.now(), dispatched_at=clock.now(), carrier="DPD"
+    )
+    await factories.stage_change(o, "artwork", "dispatched", clock.now())
+    await factories.invoice(o, status="paid")
+    await factories.set_artwork(o, status="approved", version=2, approved_at=clock.now())
+    plain = await factories.order(ws, bare, artwork=False)
+    return auth, {"customer": c.id, "bare": bare.id, "order": o.id, "plain": plain.id}
+
+
+async def test_real_responses_validate_against_their_documented_schemas(client, openapi):
+    auth, ids = await _data()
+    requests = [
+        ("/api/v1/me", "/api/v1/me", {}),
+        ("/api/v1/customers", "/api/v1/customers", {}),
+        ("/api/v1/customers", "/api/v1/customers", {"page": "9"}),
+        ("/api/v1/customers/{customer_id}", f"/api/v1/customers/{ids['customer']}", {}),
+        ("/api/v1/customers/{customer_id}", f"/api/v1/customers/{ids['bare']}", {}),
+        ("/api/v1/orders", "/api/v1/orders", {}),
+        ("/api/v1/orders/{order_id}", f"/api/v1/orders/{ids['order']}", {}),
+        ("/api/v1/orders/{order_id}", f"/api/v1/orders/{ids['plain']}", {}),
+        ("/api/v1/inventory", "/api/v1/inventory", {}),
+        ("/api/v1/inventory", "/api/v1/inventory", {"low": "1"}),
+    ]
+    for template, url, params in requests:
+        response = await client.get(url, params=params, headers=auth)
+        assert response.status_code == 200, (url, response.text)
+        _assert_valid(openapi, template, "get", response)
+
+
+async def test_write_responses_validate_against_their_documented_schemas(client, openapi):
+    auth, ids = await _data()
+    body = {
+        "customer_id": ids["customer"],
+        "lines": [{"description": "Front print", "quantity": 2, "unit_price_cents": 500}],
+        "due_by": "2026-12-01",
+    }
+
+    created = await client.post("/api/v1/orders", json=body, headers=auth)
+    assert created.status_code == 201, created.text
+    _assert_valid(openapi, "/api/v1/orders", "post", created)
+    advanced = await client.post(
+        f"/api/v1/orders/{created.json()['id']}/advance",
+        json={"to_stage": "print_queue"},
+        headers=auth,
+    )
+    assert advanced.status_code == 200, advanced.text
+    _assert_valid(openapi, "/api/v1/orders/{order_id}/advance", "post", advanced)
+
+
+async def test_error_bodies_validate_against_their_documented_schemas(client, openapi):
+    _, u, auth = await factories.account()
+    _, _, starter = await factories.account(plan="starter")
+    detail = "/api/v1/orders/{order_id}"
+    expired = await factories.headers(u, expires_at=clock.now() - dt.timedelta(seconds=1))
+
+    cases = [
+        (detail, await client.get("/api/v1/orders/1"), 401),
+        (detail, await client.get("/api/v1/orders/1", headers=expired), 401),
+        (detail, await client.get("/api/v1/orders/1", headers=auth), 404),
+        (detail, await client.get("/api/v1/orders/1", headers=starter), 422),
+        ("/api/v1/orders", await client.get("/api/v1/orders?stage=x", headers=auth), 422),
+        ("/api/v1/inventory", await client.get("/api/v1/inventory?low=x", headers=auth), 422),
+    ]
+    await User.update({User.is_active: False}).where(User.id == u.id)
+    cases.append((detail, await client.get("/api/v1/orders/1", headers=auth), 403))
+
+    for template, response, status in cases:
+        assert response.status_code == status, response.text
+        _assert_valid(openapi, template, "get", response)
+
+
+async def test_rate_limited_body_validates(client, openapi):
+    ws, _, _ = await factories.account()
+    auth = await factories.caller(ws)
+    response = None
+    for _ in range(200):
+        response = await client.get("/api/v1/me", headers=auth)
+        if response.status_code == 429:
+            break
+    assert response is not None and response.status_code == 429
+    assert re.fullmatch(r"\d+", response.headers["retry-after"])
+    _assert_valid(openapi, "/api/v1/me", "get", response)

@@ -6,6 +6,9 @@ import asyncio
 import logging
 import signal
 import sys
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
 
 from daemon.config import ConfigError, DaemonConfig
 from daemon.scheduler import Daemon
@@ -16,7 +19,11 @@ log = logging.getLogger("daemon")
 
 async def run(config: DaemonConfig) -> int:
     db.bind(db.engine_from_url(config.database_url))
-    await db.start()
+    try:
+        await db.start()
+    except (OSError, asyncpg.PostgresError) as exc:
+        log.error("cannot open the database %s: %s", _safe(config.database_url), exc)
+        return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -30,6 +37,15 @@ async def run(config: DaemonConfig) -> int:
     finally:
         await db.stop()
     return 0
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def main() -> int:

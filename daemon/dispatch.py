@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable
@@ -11,9 +12,11 @@ import aiohttp
 
 from daemon import claim, deliver, record, targets
 from daemon.config import DaemonConfig
-from models import clock
+from models import clock, db
 
 log = logging.getLogger("daemon.dispatch")
+
+RECORD_BATCH = 50  # finished attempts written in one transaction at most
 
 
 def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
@@ -26,8 +29,51 @@ def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
         connector=connector,
         timeout=aiohttp.ClientTimeout(total=config.timeout),
         trust_env=False,  # no proxy from the environment: the address checked is the one called
-        auto_decompress=True,
     )
+
+
+class Recorder:
+    """Writes finished attempts; those that finish while a write runs go in the next one."""
+
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+        self._queue: asyncio.Queue[tuple[record.Entry, asyncio.Future[str | None]]]
+        self._queue = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    async def submit(self, entry: record.Entry) -> str | None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="record-attempts")
+        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((entry, done))
+        return await done
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < RECORD_BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            d = self.dispatcher
+            try:
+                async with d.write_lock:
+                    results = await record.record_batch(
+                        [entry for entry, _ in batch], worker=d.worker, config=d.config, now=d.now()
+                    )
+            except Exception as exc:  # the database is away: leases expire, attempts repeat
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for (_, done), status in zip(batch, results, strict=True):
+                    if not done.done():
+                        done.set_result(status)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
 
 
 class Dispatcher:
@@ -46,6 +92,11 @@ class Dispatcher:
         self.now = now
         self.on_slot_free = on_slot_free
         self.closing = False
+        self.recorder = Recorder(self)
+        # SQLite has one writer at a time: queueing here is cheaper than its busy-wait.
+        self.write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
+            contextlib.nullcontext() if db.is_postgres() else asyncio.Lock()
+        )
         self._tasks: dict[asyncio.Task[None], claim.Claimed] = {}
         self._sending: set[asyncio.Task[None]] = set()  # still in the HTTP part, may be cancelled
         self._saturated = False
@@ -62,9 +113,10 @@ class Dispatcher:
             if free <= 0:
                 self._saturated = True
                 break
-            batch = await claim.claim(
-                worker=self.worker, limit=free, now=self.now(), lease=self.config.lease
-            )
+            async with self.write_lock:
+                batch = await claim.claim(
+                    worker=self.worker, limit=free, now=self.now(), lease=self.config.lease
+                )
             for item in batch:
                 self._start(item)
             started += len(batch)
@@ -83,7 +135,7 @@ class Dispatcher:
         self._tasks.pop(task, None)
         self._sending.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("delivery task failed", exc_info=task.exception())
+            log.error("recording delivery attempt failed", exc_info=task.exception())
         if self._saturated and not self.closing and self.on_slot_free is not None:
             self.on_slot_free()  # there may be more due work waiting for this slot
 
@@ -98,29 +150,21 @@ class Dispatcher:
         task = asyncio.current_task()
         if task is not None:
             self._sending.discard(task)  # from here on, finish rather than cancel
-        status = await record.record(
-            item, outcome, worker=self.worker, config=self.config, now=self.now()
-        )
+        status = await self.recorder.submit((item, outcome))
         log.info(
             "delivery %s attempt %s to %s: %s → %s",
             item.id,
             item.attempt,
             item.url,
-            outcome.status_code if outcome.error is None else outcome.error,
+            outcome.error or outcome.status_code,
             status or "lease lost",
         )
-
-    async def wait_idle(self) -> None:
-        """Wait for every attempt in flight (tests; the daemon bounds this with a timeout)."""
-        while self._tasks:
-            await asyncio.wait(list(self._tasks))
 
     async def run_once(self) -> int:
         """Claim and send everything due now, and wait for the results (tests, one-shot use)."""
         total = 0
         while True:
-            started = await self.fill()
-            total += started
+            total += await self.fill()
             if not self._tasks:
                 return total
             await asyncio.wait(list(self._tasks), return_when=asyncio.FIRST_COMPLETED)
@@ -138,4 +182,9 @@ class Dispatcher:
             await asyncio.wait(list(self._tasks), timeout=max(grace, 5.0))
         if unfinished:
             log.info("releasing %s unfinished deliveries", len(unfinished))
-            await claim.release(unfinished, self.worker)
+            async with self.write_lock:
+                await claim.release(unfinished, self.worker)
+
+    async def close(self) -> None:
+        await self.recorder.close()
+        await self.session.close()

@@ -108,7 +108,7 @@ class Daemon:
             log.warning("the polling job did not finish in time")
         if self.dispatcher is not None:
             await self.dispatcher.stop(self.config.shutdown_grace)
-            await self.dispatcher.session.close()
+            await self.dispatcher.close()
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop turn

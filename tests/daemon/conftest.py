@@ -13,6 +13,15 @@ from models.settings import get_settings
 from tests.daemon.support import FakeClock, Receiver, start_receiver
 
 
+@pytest.fixture(autouse=True)
+def _postgres_only(request: pytest.FixtureRequest) -> None:
+    """Tests marked `postgres_only` run on the PostgreSQL backend and skip on SQLite."""
+    if request.node.get_closest_marker("postgres_only") is None:
+        return
+    if not str(request.getfixturevalue("backend")).startswith("postgres"):
+        pytest.skip("PostgreSQL only (LISTEN/NOTIFY, several worker processes)")
+
+
 @pytest.fixture
 async def receiver() -> AsyncIterator[Receiver]:
     rec = Receiver()
@@ -56,4 +65,4 @@ async def make_dispatcher(
 
     yield make
     for dispatcher in made:
-        await dispatcher.session.close()
+        await dispatcher.close()

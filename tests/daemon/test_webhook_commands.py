@@ -1,0 +1,162 @@
+"""`pressline webhook ...`, run in-process on the test database (both engines)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+
+from models import cli, clock
+from models.tables import WebhookSubscription
+from tests import factories
+from tests.daemon import support
+from tests.daemon.support import FakeClock, Receiver
+
+pytestmark = pytest.mark.usefixtures("backend")
+
+
+class Run:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    @property
+    def data(self) -> Any:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def pressline(capsys: pytest.CaptureFixture[str]) -> Any:
+    async def call(*argv: object) -> Run:
+        code = await cli.run([str(arg) for arg in argv])
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return call
+
+
+async def test_create_shows_the_secret_and_stores_the_subscription(pressline):
+    ws = await factories.workspace()
+    customer = await factories.customer(ws)
+    run = await pressline(
+        "webhook", "create", "--workspace", ws.id, "--url", "https://hooks.example.com/in",
+        "--events", "order.dispatched, invoice.paid", "--customer", customer.id, "--json",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    data = run.data
+    row = await WebhookSubscription.objects().where(WebhookSubscription.id == data["id"]).first()
+    assert row is not None
+    assert data["secret"] == row.secret and row.secret.startswith("whsec_")
+    assert len(row.secret) > 40
+    assert (row.events, row.customer, row.is_active) == (
+        "invoice.paid,order.dispatched",
+        customer.id,
+        True,
+    )
+
+    human = await pressline("webhook", "create", "--workspace", ws.id, "--url", "http://a.test/")
+    assert human.code == 0, human.err
+    assert human.out.startswith("webhook subscription ")
+    assert "(*)" in human.out and "\nsecret: whsec_" in human.out
+
+
+async def test_create_refuses_bad_input_with_every_problem(pressline):
+    ws, other = await factories.workspace(), await factories.workspace()
+    run = await pressline(
+        "--json", "webhook", "create", "--workspace", ws.id, "--url", "ftp://x",
+        "--events", "order.created,*",
+    )  # fmt: skip
+    assert run.code == 1
+    assert set(run.data["errors"]) == {"url", "events"}
+    run = await pressline(
+        "webhook", "create", "--workspace", ws.id, "--url", "http://x", "--events", "order.made"
+    )
+    assert run.code == 1
+    assert "Unknown event order.made" in run.err and "artwork.approved" in run.err
+    stranger = await factories.customer(other)
+    run = await pressline(
+        "webhook", "create", "--workspace", ws.id, "--url", "http://x", "--customer", stranger.id
+    )
+    assert run.code == 1 and f"Customer {stranger.id} not found" in run.err
+    run = await pressline("webhook", "create", "--workspace", 999999, "--url", "http://x")
+    assert run.code == 1 and "Workspace 999999 not found" in run.err
+    assert await WebhookSubscription.count() == 0
+
+
+async def test_list_disable_enable(pressline):
+    ws = await factories.workspace()
+    sub = await support.subscription(ws, "https://hooks.example.com/a")
+    run = await pressline("webhook", "disable", sub.id, "--json")
+    assert run.code == 0 and run.data["is_active"] is False
+    run = await pressline("webhook", "list", "--workspace", ws.id)
+    assert run.code == 0
+    assert run.out.startswith(f"{sub.id}  https://hooks.example.com/a  events=*  inactive since")
+    assert "(disabled by an operator)" in run.out
+    run = await pressline("webhook", "enable", sub.id, "--json")
+    assert run.code == 0 and run.data["is_active"] is True and run.data["requeued"] == 0
+    run = await pressline("webhook", "list", "--workspace", ws.id, "--json")
+    assert [s["id"] for s in run.data["subscriptions"]] == [sub.id]
+    assert "secret" not in run.data["subscriptions"][0]
+    run = await pressline("webhook", "enable", 424242)
+    assert run.code == 1 and "Webhook subscription 424242 not found" in run.err
+    run = await pressline("webhook", "list", "--workspace", ws.id + 1000)
+    assert run.out.strip() == "no webhook subscriptions"
+
+
+async def test_deliveries_attempts_and_redeliver(
+    pressline, make_dispatcher, receiver: Receiver, fake_clock: FakeClock
+):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, receiver.url())
+    [d] = await support.queued(ws, sub)
+    await make_dispatcher().run_once()
+
+    run = await pressline("webhook", "deliveries", sub.id, "--json")
+    [row] = run.data["deliveries"]
+    assert (row["id"], row["status"], row["attempts"], row["last_status_code"]) == (
+        d.id,
+        "succeeded",
+        1,
+        200,
+    )
+    human = await pressline("webhook", "deliveries", sub.id)
+    assert human.out.startswith(f"{d.id}  order.stage_changed  succeeded  attempts=1")
+
+    run = await pressline("webhook", "attempts", d.id, "--json")
+    [attempt] = run.data["attempts"]
+    assert attempt["status_code"] == 200 and json.loads(attempt["response_body"]) == {"ok": True}
+    human = await pressline("webhook", "attempts", d.id)
+    assert human.out.startswith("#1  ") and "HTTP 200  body 12 bytes" in human.out
+
+    run = await pressline("webhook", "redeliver", d.id, "--json")
+    assert run.code == 0 and run.data["status"] == "pending" and run.data["attempts"] == 0
+    fake_clock.advance(1)
+    await make_dispatcher().run_once()
+    assert receiver.deliveries() == [d.id, d.id]
+
+    run = await pressline("webhook", "attempts", 999999)
+    assert run.code == 1 and "Webhook delivery 999999 not found" in run.err
+
+
+async def test_redeliver_refuses_a_delivery_being_sent(pressline):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook", is_active=False)
+    [d] = await support.queued(ws, sub, lease_expires_at=clock.now() + dt.timedelta(minutes=1))
+    run = await pressline("webhook", "redeliver", d.id)
+    assert run.code == 1 and "is being sent right now" in run.err
+    [done] = await support.queued(ws, sub, status="failed", attempts=5)
+    run = await pressline("webhook", "redeliver", done.id)
+    assert run.code == 0
+    assert "is inactive: enable it to send" in run.out
+
+
+async def test_enable_requeue_since_takes_an_iso_time(pressline):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook", is_active=False)
+    await support.queued(ws, sub, status="skipped")
+    run = await pressline("webhook", "enable", sub.id, "--requeue-since", "2000-01-01T00:00:00Z")
+    assert run.code == 0, run.err
+    assert run.out.strip().endswith("1 failed or skipped deliveries queued again")
+    with pytest.raises(SystemExit):
+        await pressline("webhook", "enable", sub.id, "--requeue-since", "yesterday")

@@ -155,8 +155,11 @@ class OrderController(Controller):
             AdvanceRequest,
             Body(
                 description=(
-                    "A refused move answers 422 with the reason in `message` (DECISIONS 5); "
-                    "an unknown `to_stage`, or `cancelled`, answers 422 with `errors.to_stage`."
+                    "The workspace refuses (422, reason in `message`) a move of a dispatched "
+                    "or cancelled order, a move to the current stage, leaving artwork before "
+                    "approval when it requires approval, and skipping forward when it requires "
+                    "stages in sequence. Rework (backward moves) is allowed. An unknown "
+                    "`to_stage`, or `cancelled`, answers 422 with `errors.to_stage`."
                 )
             ),
         ],

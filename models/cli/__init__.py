@@ -24,6 +24,7 @@ GROUPS = (
     "models.cli.skus",
     "models.cli.demo",
     "models.cli.webhooks",
+    "models.cli.orders",
 )
 
 

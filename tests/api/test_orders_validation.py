@@ -198,6 +198,7 @@ async def test_a_long_description_with_nul_reports_both_problems(client):
         (b'"order"', "The request body must be a JSON object."),
         (b"42", "The request body must be a JSON object."),
         (b"null", "The request body must be a JSON object."),
+        (b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "The request body is not valid JSON"),
     ],
 )
 async def test_malformed_json_is_a_body_error(client, raw, message):

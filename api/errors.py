@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+import re
+from typing import Any, Literal, get_args, get_origin
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
@@ -102,22 +103,57 @@ def handle_api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
 
 
 def handle_validation_exception(
-    _: Request[Any, Any, Any], exc: ValidationException
+    request: Request[Any, Any, Any], exc: ValidationException
 ) -> Response[Any]:
-    """Litestar's own parameter errors (query, path, headers) in the contract's 422 shape."""
+    """Litestar's own parameter errors (query, path, headers) in the contract's 422 shape,
+    worded like the body validation's messages."""
     errors: dict[str, list[str]] = {}
     for item in exc.extra if isinstance(exc.extra, list) else []:
         if isinstance(item, dict):
             key = str(item.get("key") or "request")
-            errors.setdefault(key, []).append(_clean(str(item.get("message", "is invalid")), key))
+            message = str(item.get("message", "is invalid"))
+            errors.setdefault(key, []).append(parameter_message(key, message, request))
     if not errors:
         errors["request"] = [str(exc.detail)]
     failed = ValidationFailed(errors)
     return _response(failed.status_code, failed.body())
 
 
-def _clean(message: str, key: str) -> str:
-    return f"{key}: {message}" if not message.startswith(key) else message
+_NOT_INT = re.compile(r"^Expected `int`(, got `\w+`)?$")
+_AT_LEAST = re.compile(r"^Expected `int` >= (-?\d+)$")
+_AT_MOST = re.compile(r"^Expected `int` <= (-?\d+)$")
+
+
+def parameter_message(key: str, message: str, request: Request[Any, Any, Any]) -> str:
+    """msgspec's terse wording ("Expected `int` >= 1") as a sentence naming the parameter."""
+    if _NOT_INT.match(message):
+        return f"The {key} parameter must be an integer."
+    if match := _AT_LEAST.match(message):
+        return f"The {key} parameter must be at least {match[1]}."
+    if match := _AT_MOST.match(message):
+        return f"The {key} parameter must not be greater than {match[1]}."
+    if message.startswith("Invalid enum value"):
+        choices = _choices(request, key)
+        listed = f"; use one of: {', '.join(choices)}" if choices else ""
+        return f"The selected {key} is invalid{listed}."
+    return message if message.startswith(key) else f"{key}: {message}"
+
+
+def _choices(request: Request[Any, Any, Any], key: str) -> list[str]:
+    """The allowed values of a `Literal` parameter of the matched handler."""
+    try:
+        annotation = request.route_handler.parsed_fn_signature.parameters[key].annotation
+    except (KeyError, AttributeError, LookupError):
+        return []
+    pending: list[Any] = [annotation]
+    found: list[str] = []
+    while pending:
+        current = pending.pop(0)
+        if get_origin(current) is Literal:
+            found.extend(str(arg) for arg in get_args(current))
+        else:
+            pending.extend(get_args(current))
+    return found
 
 
 def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:

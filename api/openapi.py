@@ -47,8 +47,8 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
         "the API, a plan limit was hit, or a stage move was refused (reason in `message`)",
         {
             "invalid parameter": {
-                "message": "page: Expected `int` >= 1",
-                "errors": {"page": ["page: Expected `int` >= 1"]},
+                "message": "The page parameter must be at least 1.",
+                "errors": {"page": ["The page parameter must be at least 1."]},
             },
             "plan without API": {
                 "message": "The workspace's plan (standard) does not include API access; "

@@ -101,6 +101,23 @@ async def test_invalid_parameters_are_422_naming_the_field(client):
         assert body["message"] == body["errors"][field][0]
 
 
+async def test_parameter_messages_name_the_parameter(client):
+    _, _, auth = await factories.account()
+    stages = "artwork, print_queue, in_production, qc_pack, dispatched, cancelled"
+    expected = {
+        ("page", "0"): "The page parameter must be at least 1.",
+        ("page", "-3"): "The page parameter must be at least 1.",
+        ("page", "abc"): "The page parameter must be an integer.",
+        ("page", "1.5"): "The page parameter must be an integer.",
+        ("page", "2147483648"): "The page parameter must not be greater than 2147483647.",
+        ("stage", "x"): f"The selected stage is invalid; use one of: {stages}.",
+    }
+
+    for (name, value), message in expected.items():
+        response = await client.get("/api/v1/orders", params={name: value}, headers=auth)
+        assert response.json() == {"message": message, "errors": {name: [message]}}, value
+
+
 async def test_several_invalid_parameters_are_all_reported(client):
     _, _, auth = await factories.account()
 

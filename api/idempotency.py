@@ -9,6 +9,7 @@ after the plan limit freed up or the artwork was approved.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -111,6 +112,8 @@ async def respond(
                 location=outcome.location,
             )
     except BaseException:
-        await idempotency.release(claimed)
+        # Best effort: should this fail too, the claim is taken over once it looks abandoned.
+        with contextlib.suppress(Exception):
+            await idempotency.release(claimed)
         raise
     return _response(outcome)

@@ -35,6 +35,7 @@ class Daemon:
         self.listener: Listener | None = None
         self._polling = False
         self._poll_again = False
+        self._wake_scheduled = False
         self._idle = asyncio.Event()
         self._idle.set()
         self._stopping = False
@@ -69,6 +70,7 @@ class Daemon:
 
     async def poll(self) -> None:
         """The polling job: claim what is due and start sending it (does not wait for replies)."""
+        self._wake_scheduled = False
         if self._stopping or self.dispatcher is None:
             return
         self._polling = True
@@ -91,8 +93,11 @@ class Daemon:
         if self._polling:
             self._poll_again = True
             return
+        if self._wake_scheduled:  # one early run is already on its way
+            return
         job = self.scheduler.get_job(POLL_JOB)
         if job is not None:
+            self._wake_scheduled = True
             job.modify(next_run_time=dt.datetime.now(dt.UTC))
 
     async def stop(self) -> None:

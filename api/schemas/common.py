@@ -29,6 +29,18 @@ LocalTimestamp = Annotated[
         }
     ),
 ]
+UpdatedAt = Annotated[
+    str,
+    msgspec.Meta(
+        extra_json_schema={
+            "description": (
+                "Extension: when this row, or anything it embeds, last changed; ISO 8601 "
+                "with offset, UTC, whole seconds. Matches the lists' `updated_since` filter."
+            ),
+            "extra": {"format": "date-time"},
+        }
+    ),
+]
 DecimalString = Annotated[
     str,
     msgspec.Meta(
@@ -54,6 +66,9 @@ class ValidationErrorBody(Schema):
 
 
 class Links(Schema):
+    """Absolute URLs of other pages of the same list, keeping every other query parameter
+    (and the proxy's X-Forwarded-Proto/Host); `prev` and `next` are null at the ends."""
+
     first: str
     last: str
     prev: str | None
@@ -61,9 +76,14 @@ class Links(Schema):
 
 
 class Page(Schema, Generic[T]):
+    """The list envelope. A page past the last has an empty `data` and true totals."""
+
     data: list[T]
-    current_page: int
-    last_page: int
-    per_page: int
-    total: int
+    current_page: Annotated[int, msgspec.Meta(description="The page asked for (`?page=`)")]
+    last_page: Annotated[int, msgspec.Meta(description="At least 1, even for an empty list")]
+    per_page: Annotated[
+        int,
+        msgspec.Meta(description="Fixed per endpoint (50 customers and orders, 100 inventory)"),
+    ]
+    total: Annotated[int, msgspec.Meta(description="Rows matching the filters, on all pages")]
     links: Links

@@ -3,23 +3,39 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from api.schemas.common import DecimalString, Schema, Timestamp
+import msgspec
+
+from api.schemas.common import DecimalString, Schema, UpdatedAt
 from models.clock import iso
 
 PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60"]
 
 
+Slug = Annotated[str, msgspec.Meta(description="Used by the `customer` filter of GET /orders")]
+
+
 class CustomerRow(Schema):
-    id: int
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
     name: str
-    slug: str
-    price_list: str | None
-    discount: DecimalString
-    orders_count: int
-    open_orders: int
-    updated_at: Timestamp
+    slug: Slug
+    price_list: Annotated[
+        str | None, msgspec.Meta(description="Name of the customer's price list, or null")
+    ]
+    discount: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^-?\d+\.\d{2}$",
+            description=(
+                "The price list's discount in percent, as a two-decimal string (the detail's "
+                '`price_list.discount_percent`); "0.00" without a price list'
+            ),
+        ),
+    ]
+    orders_count: Annotated[int, msgspec.Meta(description="Orders in any stage")]
+    open_orders: Annotated[int, msgspec.Meta(description="Orders not dispatched and not cancelled")]
+    updated_at: UpdatedAt
 
 
 class PriceList(Schema):
@@ -35,15 +51,28 @@ class Contact(Schema):
 
 
 class CustomerDetail(Schema):
-    id: int
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
     name: str
-    slug: str
-    lifetime_value_cents: int
-    price_list: PriceList | None
+    slug: Slug
+    lifetime_value_cents: Annotated[
+        int,
+        msgspec.Meta(
+            description="Sum of the totals of the customer's paid invoices, in minor units"
+        ),
+    ]
+    price_list: Annotated[
+        PriceList | None, msgspec.Meta(description="null when the customer has no price list")
+    ]
     payment_terms: PaymentTerms
-    default_carrier: str
-    contacts: list[Contact]
-    updated_at: Timestamp
+    default_carrier: Annotated[
+        str,
+        msgspec.Meta(description="Carrier set on dispatch when none is given; may be empty"),
+    ]
+    contacts: Annotated[
+        list[Contact],
+        msgspec.Meta(description="The primary contact first, then in the order added"),
+    ]
+    updated_at: UpdatedAt
 
 
 def _two_places(value: Decimal | float | None) -> str:

@@ -2,26 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from api.schemas.common import Schema, Timestamp
+import msgspec
+
+from api.schemas.common import Schema, UpdatedAt
 from models.clock import iso
 from models.stock import SkuStatus, sku_status
 
 
 class Sku(Schema):
-    code: str
+    code: Annotated[str, msgspec.Meta(description="SKU code, unique in the workspace")]
     style: str
     brand: str
     colour: str
-    colour_hex: str
+    colour_hex: Annotated[str, msgspec.Meta(description="Hex colour, #RRGGBB")]
     size: str
     on_hand: int
-    reserved: int
-    available: int
+    reserved: Annotated[
+        int,
+        msgspec.Meta(description="Held by orders' SKU lines (extension), not yet consumed"),
+    ]
+    available: Annotated[
+        int,
+        msgspec.Meta(description="on_hand - reserved; negative when more is reserved than held"),
+    ]
     reorder_point: int
-    status: SkuStatus
-    updated_at: Timestamp
+    status: Annotated[
+        SkuStatus,
+        msgspec.Meta(
+            description=(
+                "discontinued (set by the shop; wins over the others), out_of_stock "
+                "(available <= 0), low_stock (0 < available <= reorder_point), in_stock "
+                "(available > reorder_point)"
+            )
+        ),
+    ]
+    updated_at: UpdatedAt
 
 
 def sku_body(row: dict[str, Any]) -> Sku:

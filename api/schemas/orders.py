@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from api.schemas.common import LocalTimestamp, Schema, Timestamp
+from api.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.clock import iso
 
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
@@ -34,24 +34,39 @@ class OrderLine(Schema):
     quantity: int
     unit_price_cents: int
     line_total_cents: int
-    sku: str | None = None
+    sku: Annotated[str | None, msgspec.Meta(description="Extension: the line's SKU code, or null")]
 
 
 class Order(Schema):
-    id: int
-    number: str
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
+    number: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "ORD-<year>-<sequence>: per workspace and calendar year (workspace time "
+                "zone), gapless, at least 4 digits. Not accepted in paths"
+            )
+        ),
+    ]
     stage: Stage
-    substage: str | None
+    substage: Annotated[
+        str | None, msgspec.Meta(description="A free label inside the stage, or null")
+    ]
     due_by: LocalTimestamp | None
     dispatched_at: Timestamp | None
     carrier: str | None
     tracking_number: str | None
-    external_ref: str | None
+    external_ref: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Extension: the caller's own reference (unique per workspace), or null"
+        ),
+    ]
     totals: Totals
     customer: CustomerRef
     lines: list[OrderLine]
     created_at: Timestamp
-    updated_at: Timestamp
+    updated_at: UpdatedAt
 
 
 class StageHistoryEntry(Schema):
@@ -76,9 +91,22 @@ class Artwork(Schema):
 
 
 class OrderDetail(Order):
-    stage_history: list[StageHistoryEntry]
-    invoices: list[Invoice]
-    artwork: Artwork
+    stage_history: Annotated[
+        list[StageHistoryEntry],
+        msgspec.Meta(
+            description='Oldest first; the first entry is {"from": null, "to": "artwork"}'
+        ),
+    ]
+    invoices: Annotated[
+        list[Invoice],
+        msgspec.Meta(
+            description="INV-<year>-<sequence>, oldest first; currency, issued_at and paid_at "
+            "are extensions"
+        ),
+    ]
+    artwork: Annotated[
+        Artwork, msgspec.Meta(description="version 0 and awaiting_proof until a proof exists")
+    ]
 
 
 def _iso(value: dt.datetime | None) -> str | None:

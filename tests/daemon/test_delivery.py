@@ -228,3 +228,17 @@ async def test_private_targets_are_refused_when_not_allowed(
     fake_clock.advance(60)
     assert await make_dispatcher(allow_private_targets=True).run_once() == 2
     assert sorted(receiver.deliveries()) == sorted([by_literal.id, by_name.id])
+
+
+async def test_numeric_shorthands_for_loopback_never_reach_it(make_dispatcher, receiver: Receiver):
+    ws = await support.workspace()
+    port = receiver.base_url.rsplit(":", 1)[1]
+    rows = []
+    for host in ("127.1", "2130706433", "0x7f.0.0.1", "[::ffff:127.0.0.1]"):
+        sub = await support.subscription(ws, f"http://{host}:{port}/hook")
+        rows += await support.queued(ws, sub)
+    await make_dispatcher(allow_private_targets=False).run_once()
+    assert receiver.requests == []
+    for d in rows:
+        row = await support.load(d)
+        assert row.attempts == 1 and row.last_status_code is None and row.last_error

@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import socket
 
 import pytest
+from aiohttp.abc import AbstractResolver, ResolveResult
 
 from daemon import retry, signing, targets
 from daemon.config import ConfigError, DaemonConfig
@@ -115,3 +117,33 @@ def test_environment_is_read_and_bad_values_refused(monkeypatch):
     monkeypatch.setenv("WEBHOOK_TIMEOUT", "5")
     with pytest.raises(ConfigError, match="must be longer than WEBHOOK_TIMEOUT"):
         DaemonConfig.from_env()
+
+
+class _Answers(AbstractResolver):
+    """Stands in for DNS: answers every name with the given addresses."""
+
+    def __init__(self, *addresses: str) -> None:
+        self.addresses = addresses
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        return [
+            ResolveResult(hostname=host, host=a, port=port, family=family, proto=0, flags=0)
+            for a in self.addresses
+        ]
+
+    async def close(self) -> None:
+        return None
+
+
+async def test_the_resolver_keeps_only_public_addresses():
+    mixed = targets.GuardedResolver(_Answers("10.0.0.7", "93.184.215.14", "::1"))
+    assert [r["host"] for r in await mixed.resolve("hooks.example.com", 443)] == ["93.184.215.14"]
+    private = targets.GuardedResolver(_Answers("169.254.169.254", "10.0.0.7"))
+    with pytest.raises(targets.TargetRefused) as refused:
+        await private.resolve("metadata.example.com", 80)
+    assert str(refused.value) == (
+        "refused target metadata.example.com: 169.254.169.254 is link-local address "
+        "(set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 to allow)"
+    )

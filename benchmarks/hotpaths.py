@@ -26,35 +26,52 @@ from benchmarks import common
 
 ENDPOINTS = ("me", "orders", "order", "customers", "customer", "inventory", "create")
 
-# Leaf-frame file → layer; the first matching fragment wins.
+# Leaf frame's file (as py-spy prints it: relative to site-packages or the project) → layer;
+# the first matching prefix wins.
 LAYERS = (
-    ("/piccolo/", "Piccolo (query building, rows)"),
-    ("/asyncpg/", "asyncpg driver"),
-    ("/aiosqlite/", "aiosqlite + sqlite3"),
-    ("sqlite3", "aiosqlite + sqlite3"),
-    ("/litestar/", "Litestar"),
-    ("/msgspec/", "msgspec"),
-    ("/uvicorn/", "uvicorn + httptools"),
-    ("/httptools/", "uvicorn + httptools"),
-    ("/api/", "api/ (handlers, schemas, auth)"),
-    ("/models/", "models/ (queries, rules)"),
-    ("/asyncio/", "event loop"),
-    ("/uvloop/", "event loop"),
-    ("/concurrent/", "threads (executor)"),
-    ("/threading.py", "threads (executor)"),
-    ("/queue.py", "threads (executor)"),
-    ("zoneinfo", "dates, decimals, json (stdlib)"),
-    ("datetime", "dates, decimals, json (stdlib)"),
-    ("decimal", "dates, decimals, json (stdlib)"),
-    ("/json/", "dates, decimals, json (stdlib)"),
-    ("logging", "logging"),
+    ("piccolo/", "Piccolo (query building, row dicts)"),
+    ("asyncpg/", "asyncpg driver (incl. pool reset)"),
+    ("aiosqlite/", "aiosqlite + sqlite3"),
+    ("sqlite3/", "aiosqlite + sqlite3"),
+    ("litestar/", "Litestar"),
+    ("msgspec/", "msgspec"),
+    ("uvicorn/", "uvicorn + httptools"),
+    ("httptools/", "uvicorn + httptools"),
+    ("api/request_log.py", "api/ request log"),
+    ("logging/", "api/ request log"),
+    ("api/ratelimit.py", "api/ rate limit"),
+    ("api/", "api/ (handlers, schemas, auth)"),
+    ("models/", "models/ (queries, rules)"),
+    ("asyncio/", "event loop"),
+    ("uvloop/", "event loop"),
+    ("concurrent/", "threads (executor)"),
+    ("threading.py", "threads (executor)"),
+    ("queue.py", "threads (executor)"),
+    ("zoneinfo/", "dates, decimals, copies (stdlib)"),
+    ("datetime.py", "dates, decimals, copies (stdlib)"),
+    ("_pydecimal.py", "dates, decimals, copies (stdlib)"),
+    ("copy.py", "dates, decimals, copies (stdlib)"),
 )
 INCLUSIVE = (
-    ("/piccolo/", "any Piccolo frame on the stack"),
+    ("piccolo/", "any Piccolo frame on the stack"),
+    ("asyncpg/", "any asyncpg frame on the stack"),
+    ("aiosqlite/", "any aiosqlite frame on the stack"),
     ("api/auth.py", "authentication (api/auth.py)"),
-    ("/api/controllers/", "inside a handler (api/controllers)"),
-    ("/models/queries/", "inside models/queries"),
+    ("api/controllers/", "inside a handler (api/controllers)"),
+    ("models/queries/", "inside models/queries"),
+    ("api/schemas/", "shaping bodies (api/schemas)"),
+    ("litestar/serialization", "encoding (Litestar + msgspec)"),
 )
+
+
+# Leaf frames that are a thread waiting, not working (py-spy cannot always tell): left out.
+IDLE_LEAVES = ("aiosqlite/core.py:59)", "Condition.wait (threading.py")
+
+
+def frame_path(frame: str) -> str:
+    """`function (path/file.py:123)` → `path/file.py`."""
+    inside = frame[frame.rfind("(") + 1 :].rstrip(")")
+    return inside.rsplit(":", 1)[0]
 
 
 # --- statements per request ----------------------------------------------------------------
@@ -119,9 +136,12 @@ async def count_queries(url: str) -> None:
 
 
 def layer_of(frame: str) -> str:
-    for fragment, name in LAYERS:
-        if fragment in frame:
+    path = frame_path(frame)
+    for prefix, name in LAYERS:
+        if path.startswith(prefix):
             return name
+    if path.startswith("asyncio/runners.py"):
+        return "event loop"
     return "other (stdlib, C, interpreter)"
 
 
@@ -130,18 +150,22 @@ def summarise_raw(path: Path) -> str:
     leaf: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     functions: Counter[str] = Counter()
-    total = 0
+    total = idle = 0
     for line in path.read_text().splitlines():
         stack, _, count_text = line.rpartition(" ")
         if not stack:
             continue
         count = int(count_text)
         frames = stack.split(";")
+        if any(marker in frames[-1] for marker in IDLE_LEAVES):
+            idle += count
+            continue
         total += count
         leaf[layer_of(frames[-1])] += count
         functions[frames[-1]] += count
-        for fragment, name in INCLUSIVE:
-            if any(fragment in frame for frame in frames):
+        paths = [frame_path(frame) for frame in frames]
+        for prefix, name in INCLUSIVE:
+            if any(path.startswith(prefix) for path in paths):
                 inclusive[name] += count
     if not total:
         return "no samples"
@@ -150,7 +174,7 @@ def summarise_raw(path: Path) -> str:
         return f"{100 * n / total:.1f}%"
 
     out = [
-        f"{total:,} samples",
+        f"{total:,} busy samples ({idle:,} samples of threads waiting left out)",
         "",
         common.table(["layer (leaf frame)", "share"], [(k, pct(v)) for k, v in leaf.most_common()]),
         "",
@@ -198,6 +222,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hotpaths", description=__doc__)
     sub = parser.add_subparsers(dest="mode", required=True)
     sub.add_parser("queries", help="statements per request, per endpoint")
+    summary = sub.add_parser("summarise", help="sort a saved raw py-spy profile by layer")
+    summary.add_argument("file", type=Path)
     spy_parser = sub.add_parser("spy", help="py-spy samples of a server under load, by layer")
     spy_parser.add_argument("--endpoint", choices=ENDPOINTS, default="orders")
     spy_parser.add_argument("--seconds", type=float, default=10)
@@ -205,6 +231,9 @@ def main() -> None:
     spy_parser.add_argument("--py-spy", help="path to the py-spy executable")
     spy_parser.add_argument("--output", help="keep the raw stacks here (flamegraph input)")
     args = parser.parse_args()
+    if args.mode == "summarise":
+        print(summarise_raw(args.file))
+        return
     url = common.database_url()
     if args.mode == "queries":
         asyncio.run(count_queries(url))

@@ -7,7 +7,9 @@ from contextlib import asynccontextmanager
 
 from litestar import Litestar, Router
 from litestar.datastructures import State
+from litestar.enums import HttpMethod
 from litestar.middleware import DefineMiddleware
+from litestar.routes import HTTPRoute
 
 from api import ratelimit, request_log
 from api.auth import TokenAuthMiddleware
@@ -34,6 +36,23 @@ async def database(_: Litestar) -> AsyncIterator[None]:
         await db.stop()
 
 
+def answer_options_with_every_method(app: Litestar) -> None:
+    """Litestar 2 builds a path's OPTIONS handler with the first handler registered there, so
+    `OPTIONS /api/v1/orders` said `Allow: OPTIONS, POST` (litestar#4169, fixed in v3). Give
+    each route an OPTIONS handler built from its final set of methods."""
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or HttpMethod.OPTIONS not in route.route_handler_map:
+            continue
+        stale, _ = route.route_handler_map[HttpMethod.OPTIONS]
+        if stale.handler_name != "options_handler":  # an explicit OPTIONS handler: keep it
+            continue
+        fresh = route.create_options_handler(route.path)
+        fresh.owner = stale.owner
+        fresh.on_registration(app)
+        model = fresh.create_kwargs_model(path_parameters=route.path_parameters)
+        route.route_handler_map[HttpMethod.OPTIONS] = (fresh, model)
+
+
 def create_app() -> Litestar:
     settings = get_settings()
     limiter = ratelimit.RateLimiter.from_settings(settings)
@@ -53,6 +72,7 @@ def create_app() -> Litestar:
         request_max_body_size=MAX_BODY_BYTES,
         logging_config=request_log.logging_config(settings.log_level),
     )
+    answer_options_with_every_method(app)
     # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
     app.asgi_handler = request_log.RequestLogMiddleware(app.asgi_handler)
     drop_framework_400(app.openapi_schema)

@@ -238,9 +238,11 @@ class RateLimitMiddleware(ASGIMiddleware):
 
 
 def document_headers(schema: OpenAPI, prefix: str) -> None:
-    """Describe the limit headers on the operations under `prefix` in the OpenAPI schema: on
-    every response to an authenticated request (a 422 may also be the plan refusal, which comes
-    before the limiter, so there they are optional), and `Retry-After` on 429."""
+    """Describe the limit headers on the operations under `prefix` in the OpenAPI schema.
+
+    They are on every response to an authenticated request; documented as required on 2xx and
+    429 only, because a 404 may come from routing (an id that is not a number) and a 422 from
+    the plan check, both before the limiter runs. `Retry-After` is required on 429."""
 
     def header(description: str, required: bool) -> OpenAPIHeader:
         return OpenAPIHeader(
@@ -254,7 +256,7 @@ def document_headers(schema: OpenAPI, prefix: str) -> None:
             for status, response in ((operation.responses or {}) if operation else {}).items():
                 if not isinstance(response, OpenAPIResponse) or status in {"401", "403"}:
                     continue
-                required = status != "422"
+                required = status.startswith("2") or status == "429"
                 headers = dict(response.headers or {})
                 headers[LIMIT_HEADER] = header("Requests allowed per rolling minute", required)
                 headers[REMAINING_HEADER] = header("Requests left in the window", required)

@@ -5,6 +5,7 @@ route of the app's route table."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import re
 import uuid
@@ -16,7 +17,9 @@ import pytest
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 
+from api import request_log
 from models import accounts, clock, db, tokens
+from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from tests import factories
 
@@ -152,6 +155,66 @@ async def test_tokens_never_reach_the_logs_or_error_bodies(client, every_log_rec
         for piece in secret_fragments(token):
             assert piece not in logged
             assert all(piece not in body for body in bodies)
+
+
+def request_lines(capture: Capture) -> list[dict[str, Any]]:
+    return [
+        json.loads(text.split(" ", 1)[1].rsplit(" ", 1)[0])
+        for text in capture.texts
+        if text.startswith("pressline.request ")
+    ]
+
+
+async def test_one_json_log_line_per_request(client, every_log_record):
+    ws, u, auth = await factories.account()
+    await client.get(ME, headers=auth)
+    await client.get("/api/v1/orders/12345?page=2&secret=x", headers=auth)
+    await client.get(ME)
+    await client.get("/api/v1/nowhere")
+    await client.get("/health")  # probes log at DEBUG, below the default INFO
+    lines = request_lines(every_log_record)
+    assert [(line["method"], line["path"], line["status"]) for line in lines] == [
+        ("GET", ME, 200),
+        ("GET", "/api/v1/orders/12345", 404),  # the path only: no query string
+        ("GET", ME, 401),
+        ("GET", "/api/v1/nowhere", 404),
+    ]
+    assert lines[1]["route"] == "/api/v1/orders/{order_id}"
+    assert [(line["user_id"], line["workspace_id"]) for line in lines] == [
+        (u.id, ws.id),
+        (u.id, ws.id),
+        (None, None),
+        (None, None),
+    ]
+    assert all(isinstance(line["duration_ms"], float | int) for line in lines)
+    assert set(lines[0]) == {
+        "method",
+        "path",
+        "route",
+        "status",
+        "duration_ms",
+        "user_id",
+        "workspace_id",
+    }
+
+
+async def test_log_level_comes_from_the_environment(client, every_log_record):
+    request_logger = logging.getLogger(request_log.LOGGER_NAME)
+    seen: dict[str, list[tuple[str, int]]] = {}
+    try:
+        for level in ("WARNING", "DEBUG"):
+            request_log.logging_config(level).configure()  # as create_app does with LOG_LEVEL
+            request_logger.addHandler(every_log_record)
+            every_log_record.texts.clear()
+            await client.get("/health")
+            await client.get(ME)
+            lines = request_lines(every_log_record)
+            seen[level] = [(line["path"], line["status"]) for line in lines]
+    finally:
+        request_log.logging_config(get_settings().log_level).configure()
+    assert seen == {"WARNING": [], "DEBUG": [("/health", 200), (ME, 401)]}
+    assert request_logger.level == logging.INFO
+    assert not request_logger.propagate  # bare JSON lines, not repeated by the root handler
 
 
 # --- revocation, deactivation and plan changes act on the next request ------------------------
@@ -388,6 +451,19 @@ async def test_every_route_hides_other_workspaces(app, client):
     assert after[theirs.ids["order_id"]] == before[theirs.ids["order_id"]]
     created = [row for order_id, row in after.items() if order_id not in before]
     assert created and all(row["customer"] == mine.ids["customer_id"] for row in created)
+
+
+async def test_options_and_405_list_exactly_the_routes_methods(app, client):
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path.startswith("/api/v1"):
+            continue
+        path = PARAM.sub("1", route.path)
+        methods = ", ".join(sorted(route.methods))
+        assert (await client.options(path)).headers["allow"] == methods, route.path
+        wrong = await client.request("PUT", path)
+        assert wrong.status_code == 405
+        assert wrong.json() == {"message": "Method not allowed"}
+        assert sorted(wrong.headers["allow"].split(", ")) == sorted(route.methods)
 
 
 async def test_another_workspaces_sku_on_an_order_line_is_unknown(client):

@@ -12,7 +12,6 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import msgspec
 import pytest
 from litestar import Litestar
 from litestar.routes import HTTPRoute
@@ -22,6 +21,7 @@ from models import accounts, clock, db, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from tests import factories
+from tests.api.route_table import PARAM, api_routes, fill
 
 ME = "/api/v1/me"
 
@@ -354,8 +354,6 @@ async def test_very_long_or_undecodable_search_never_fails(app, client):
 
 # --- workspace isolation on every route -----------------------------------------------------
 
-PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
-
 
 class Workspace_:
     """One workspace's records, keyed by the path parameter that names them."""
@@ -388,23 +386,6 @@ BODIES = {
     "/api/v1/orders/{order_id}/advance": lambda ids, sku: {"to_stage": "print_queue"},
 }
 MISSING_ID = 2_000_000_000
-
-
-def api_routes(app: Litestar) -> list[tuple[str, str]]:
-    """(method, path template) of every GET/POST route under /api/v1."""
-    found = []
-    for route in app.routes:
-        if isinstance(route, HTTPRoute) and route.path.startswith("/api/v1"):
-            template = PARAM.sub(r"{\1}", route.path)
-            found += [(m, template) for m in sorted(route.methods) if m in {"GET", "POST"}]
-    return found
-
-
-def fill(template: str, ids: dict[str, int]) -> str:
-    names = PARAM.findall(template)
-    unknown = [name for name in names if name not in ids]
-    assert not unknown, f"no records for path parameters {unknown}: add them to the fixture"
-    return PARAM.sub(lambda m: str(ids[m.group(1)]), template)
 
 
 async def test_every_route_hides_other_workspaces(app, client):
@@ -482,112 +463,3 @@ async def test_another_workspaces_sku_on_an_order_line_is_unknown(client):
     assert list(foreign.json()["errors"]) == list(missing.json()["errors"])
     reserved = await Sku.select(Sku.reserved).where(Sku.code == theirs.sku).first()
     assert reserved == {"reserved": 0}
-
-
-# --- input limits (DECISIONS 8) and the check order (DECISIONS 1) ----------------------------
-
-MIB = 1024 * 1024
-JSON = {"Content-Type": "application/json"}
-
-
-def post_routes(app: Litestar) -> list[str]:
-    return [template for method, template in api_routes(app) if method == "POST"]
-
-
-async def test_bodies_over_one_mib_answer_413_on_every_post(app, client):
-    ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
-    ids = {"customer_id": 1, "order_id": order.id}
-
-    async def chunks() -> Any:  # no Content-Length: the limit holds while streaming
-        for _ in range(17):
-            yield b" " * (64 * 1024)
-
-    for template in post_routes(app):
-        path = fill(template, ids)
-        sized = await client.post(path, content=b" " * (MIB + 1), headers={**auth, **JSON})
-        streamed = await client.post(path, content=chunks(), headers={**auth, **JSON})
-        for response in (sized, streamed):
-            assert response.status_code == 413, (template, response.text)
-            assert response.json() == {"message": "Request body too large (limit 1 MiB)"}
-            assert response.headers["X-RateLimit-Limit"] == "20"
-        assert "content-length" not in streamed.request.headers
-
-
-async def test_a_body_of_exactly_one_mib_is_accepted(client):
-    ws, _, auth = await factories.account()
-    customer = await factories.customer(ws)
-    body = msgspec.json.encode(order_body(customer.id))
-    padded = body + b" " * (MIB - len(body))
-    response = await client.post("/api/v1/orders", content=padded, headers={**auth, **JSON})
-    assert response.status_code == 201, response.text
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [
-        pytest.param(b"{", id="truncated"),
-        pytest.param(b'{"customer_id": 1,}', id="trailing-comma"),
-        pytest.param(b'{"to_stage": "\xff\xfe"}', id="invalid-utf8"),
-        pytest.param(b'{"to_stage": NaN}', id="nan"),
-        pytest.param(b"[]", id="array"),
-        pytest.param(b'"text"', id="string"),
-        pytest.param(b"null", id="null"),
-        pytest.param(b'{"customer_id": 1' + b"0" * 5000 + b"}", id="huge-integer"),
-        pytest.param(b"[" * 500 + b"]" * 500, id="nested-500"),
-        pytest.param(b"[" * 200_000 + b"]" * 200_000, id="nested-200000"),
-        pytest.param(b'{"a":' * 100_000 + b"1" + b"}" * 100_000, id="nested-objects"),
-        pytest.param(b'{"notes": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", id="nested-field"),
-    ],
-)
-async def test_malformed_json_is_a_422_naming_the_body(app, client, raw):
-    ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
-    for template in post_routes(app):
-        path = fill(template, {"order_id": order.id})
-        response = await client.post(path, content=raw, headers={**auth, **JSON})
-        assert response.status_code == 422, (template, response.text[:300])
-        body = response.json()
-        assert body["message"] and isinstance(body["errors"], dict)
-        assert body["errors"], "a malformed body names the failing part"
-
-
-async def test_form_and_other_content_types_never_fail_the_server(app, client):
-    ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
-    for template in post_routes(app):
-        path = fill(template, {"order_id": order.id})
-        for headers, content in (
-            ({"Content-Type": "application/x-www-form-urlencoded"}, b"to_stage=qc_pack"),
-            ({"Content-Type": "multipart/form-data; boundary=x"}, b"--x--"),
-            ({"Content-Type": "text/plain"}, b"hello"),
-            ({"Content-Type": "application/json; charset=latin-1"}, b'{"to_stage": "\xe9"}'),
-            ({}, b""),
-        ):
-            response = await client.post(path, content=content, headers={**auth, **headers})
-            assert response.status_code == 422, (template, headers, response.text[:300])
-            assert response.json()["message"]
-
-
-async def test_long_query_strings_and_headers_are_not_errors(client):
-    _, _, auth = await factories.account()
-    long_stage = await client.get("/api/v1/orders", params={"stage": "x" * 8000}, headers=auth)
-    assert long_stage.status_code == 422
-    assert "stage" in long_stage.json()["errors"]
-    long_header = await client.get(ME, headers={**auth, "X-Padding": "y" * 60_000})
-    assert long_header.status_code == 200
-
-
-async def test_check_order_for_a_large_body(client):
-    """401 → 403 → 422 (plan) → 429 all come before the body is read (so before 413)."""
-    ws, u, auth = await factories.account()
-    big = b" " * (MIB + 1)
-    assert (await client.post("/api/v1/orders", content=big)).status_code == 401
-    for _ in range(20):
-        await client.post("/api/v1/orders", content=b"{}", headers={**auth, **JSON})
-    limited = await client.post("/api/v1/orders", content=big, headers={**auth, **JSON})
-    assert limited.status_code == 429
-    await accounts.set_workspace(ws.id, plan="standard")
-    assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 422
-    await accounts.set_user_active(u.id, False)
-    assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 403

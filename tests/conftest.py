@@ -23,6 +23,8 @@ from piccolo.engine.base import Engine
 from models import db
 
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "1")
+# In-process rate limits, reset before each test; Redis is tested in tests/e2e with its own keys.
+os.environ.pop("REDIS_URL", None)
 
 ADMIN_URL = os.environ.get(
     "PRESSLINE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"

@@ -23,7 +23,7 @@ from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from models import db
 from models.settings import get_settings
 
-MAX_BODY_BYTES = 1024 * 1024  # DECISIONS 8: larger bodies answer 413
+MAX_BODY_BYTES = 1024 * 1024  # docs/api.md §6: larger bodies answer 413
 
 
 @asynccontextmanager
@@ -59,7 +59,7 @@ def create_app() -> Litestar:
     api_v1 = Router(
         path="/api/v1",
         route_handlers=[MeController, CustomerController, OrderController, InventoryController],
-        # Listed outermost first: the limiter counts only authenticated requests (DECISIONS 1).
+        # Listed outermost first: the limiter counts only authenticated requests (api.md §2.2).
         middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
     )
     app = Litestar(

@@ -1,4 +1,4 @@
-"""Bearer-token authentication, in the check order of DECISIONS 1: 401 → 403 → 422.
+"""Bearer-token authentication, in the check order of docs/api.md §2.2: 401 → 403 → 422.
 
 The token is looked up by its SHA-256 digest (an indexed equality, so no comparison of
 secrets happens in Python), then the user and the workspace's plan are checked on every

@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on the POST endpoints (DECISIONS 4): run once, replay the first response.
+"""`Idempotency-Key` on the POST endpoints (docs/api.md §4.6): run once, replay the first response.
 
 The handler hands over its work as an `operation` that makes the change and renders the
 response; it runs in one transaction together with storing that response under the key.

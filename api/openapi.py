@@ -98,7 +98,7 @@ OPENAPI_CONFIG = OpenAPIConfig(
 
 def drop_framework_400(schema: OpenAPI) -> None:
     """Litestar documents a 400 for every handler with parameters, but this API answers
-    invalid input with 422 (DECISIONS 1), so the 400 entries would mislead integrators."""
+    invalid input with 422 (docs/api.md §5), so the 400 entries would mislead integrators."""
     for path_item in (schema.paths or {}).values():
         for operation in (path_item.get, path_item.post):
             if operation is not None and operation.responses:

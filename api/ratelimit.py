@@ -1,4 +1,4 @@
-"""Per-user rate limits (DECISIONS 7): a sliding one-minute log per user and bucket.
+"""Per-user rate limits (docs/security.md): a sliding one-minute log per user and bucket.
 
 GET requests count against the read bucket, POST against the write bucket, keyed by the
 authenticated user (so every token of a user shares them). The window slides: a request is
@@ -202,7 +202,7 @@ class RateLimiter:
 
 
 class RateLimitMiddleware(ASGIMiddleware):
-    """Runs after authentication (DECISIONS 1: 401 → 403 → 422 → 429) on the /api/v1 router;
+    """Runs after authentication (docs/api.md §2.2: 401 → 403 → 422 → 429) on the /api/v1 router;
     adds the limit headers to every response of an authenticated request, errors included.
 
     The limiter is read from `app.state.rate_limiter` on each request rather than held here:

@@ -2,7 +2,7 @@
 
 Litestar's own decoding is lax (`"5"` passes as 5) and stops at the first error, so the POST
 handlers run these checks first, from a `before_request` hook, on the raw body bytes. Unknown
-fields are ignored. Messages follow DECISIONS 1 (`ValidationFailed` builds `message`).
+fields are ignored. Messages follow docs/api.md §2.2 and §5 (`ValidationFailed` builds `message`).
 Litestar still decodes the body into the handler's `data` Struct afterwards (that Struct is
 what the OpenAPI schema documents), so whatever passes here must also fit those Structs.
 """
@@ -238,7 +238,7 @@ def _order_line(check: Checker, value: Any, path: str) -> NewLine | None:
 
 
 def order_create(body: dict[str, Any]) -> OrderInput:
-    """`POST /orders` (spec 4.6 and DECISIONS 4)."""
+    """`POST /orders` (docs/api.md §4.6)."""
     check = Checker()
     customer_id = check.integer(body, "customer_id", "customer_id", minimum=1)
     if customer_id is not None and customer_id > s.MAX_ID:
@@ -263,7 +263,7 @@ def order_create(body: dict[str, Any]) -> OrderInput:
 
 
 def advance(body: dict[str, Any]) -> AdvanceInput:
-    """`POST /orders/{id}/advance` (spec 4.7, DECISIONS 5); carrier details only on dispatch."""
+    """`POST /orders/{id}/advance` (docs/api.md §4.7); carrier details only on dispatch."""
     check = Checker()
     to_stage = check.choice(body, "to_stage", "to_stage", choices=API_TARGET_STAGES)
     extras = {

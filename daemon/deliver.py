@@ -15,7 +15,7 @@ from yarl import URL
 from daemon import signing, targets
 from daemon.claim import Claimed
 
-RESPONSE_BODY_LIMIT = 64 * 1024  # DECISIONS 6: stored whole up to 64 KiB, then truncated
+RESPONSE_BODY_LIMIT = 64 * 1024  # docs/webhooks.md: stored whole up to 64 KiB, then truncated
 DRAIN_LIMIT = 8 * 1024 * 1024  # read (and count) at most this much past the stored part
 _CHUNK = 16 * 1024
 

@@ -1,4 +1,4 @@
-"""When a failed delivery is tried again (DECISIONS 6); the schedule: DEFAULT_WEBHOOK_BACKOFF."""
+"""When a failed delivery is tried again; the schedule is DEFAULT_WEBHOOK_BACKOFF."""
 
 from __future__ import annotations
 

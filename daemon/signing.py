@@ -1,4 +1,4 @@
-"""The signature and headers every delivery carries (spec 6.3, DECISIONS 6)."""
+"""The signature and headers every delivery carries (docs/webhooks.md)."""
 
 from __future__ import annotations
 

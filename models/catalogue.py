@@ -174,7 +174,7 @@ async def add_contact(
             created_at=clock.now(),
         )
         await row.save()
-        # The customer detail embeds its contacts, so the customer has changed (DECISIONS 3).
+        # The customer detail embeds its contacts, so the customer has changed (docs/api.md §3.1).
         await Customer.update({Customer.updated_at: clock.now()}).where(Customer.id == customer_id)
     return row
 

@@ -1,4 +1,4 @@
-"""Idempotency keys (DECISIONS 4): claim a key, then keep the first successful response 24 h.
+"""Idempotency keys (docs/api.md §4.6): claim a key, then keep the first successful response 24 h.
 
 A key is claimed by inserting a `running` row in its own short transaction; the unique index
 on (user, key) makes exactly one of several simultaneous requests the owner, on any number of

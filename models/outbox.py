@@ -55,7 +55,7 @@ def order_fields(
     due_by: dt.datetime | None,
     timezone: str,
 ) -> dict[str, Any]:
-    """Order events (DECISIONS 6): `customer` is `{id, name, slug}`; `due_by` as the API shows
+    """Order events (docs/webhooks.md): `customer` is `{id, name, slug}`; `due_by` as the API shows
     it, with the workspace's offset."""
     local_due = ZoneInfo(timezone)
     return {

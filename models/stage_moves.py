@@ -16,7 +16,7 @@ from models.queries.filters import MAX_ID
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
 
-# The webhook event each target stage causes (DECISIONS 6).
+# The webhook event each target stage causes (docs/webhooks.md).
 EVENT_FOR_TARGET = {stage: "order.stage_changed" for stage in API_TARGET_STAGES} | {
     "dispatched": "order.dispatched"
 }

@@ -1,4 +1,4 @@
-"""Order stages and the stage-move policy (DECISIONS 5), kept as data, not branches."""
+"""Order stages and the stage-move policy (docs/api.md §4.7), kept as data, not branches."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ TERMINAL = Rule(
     "Order {m.number} is {m.current}; a {m.current} order cannot change stage.",
 )
 
-# DECISIONS 5, checked in this order; the first rule that applies refuses the move.
+# docs/api.md §4.7, checked in this order; the first rule that applies refuses the move.
 # Anything no rule refuses is allowed, including backward moves (rework) among open stages.
 REFUSALS: tuple[Rule, ...] = (
     TERMINAL,

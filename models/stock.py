@@ -1,4 +1,4 @@
-"""Stock rules: SKU status from live levels (DECISIONS 2); reserve, consume and release.
+"""Stock rules: SKU status from live levels (docs/api.md §4); reserve, consume and release.
 
 Movements run inside the caller's transaction and touch SKUs in ascending id order, so two
 transactions moving the same SKUs always lock them in the same order (no deadlock).

@@ -1,4 +1,4 @@
-"""The operators' command line, `pressline` (DECISIONS 9).
+"""The operators' command line, `pressline` (docs/operations.md).
 
 Each command group is a module with `register(subparsers)`; a command is an async function
 taking the parsed arguments and returning what `output.emit` prints.

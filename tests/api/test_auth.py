@@ -1,4 +1,4 @@
-"""Bearer-token auth through HTTP, in the check order 401 → 403 → 422 (DECISIONS 1)."""
+"""Bearer-token auth through HTTP, in the check order 401 → 403 → 422 (docs/api.md §2.2 and §5)."""
 
 from __future__ import annotations
 

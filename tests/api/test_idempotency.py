@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on both POST endpoints (DECISIONS 4): replays, conflicts, mismatches,
+"""`Idempotency-Key` on both POST endpoints (docs/api.md §4.6): replays, conflicts, mismatches,
 expiry, per-user keys, and what a failed first request leaves behind (nothing)."""
 
 from __future__ import annotations

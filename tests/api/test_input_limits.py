@@ -1,5 +1,5 @@
-"""Input limits (DECISIONS 8) on every POST of the route table, strict JSON, and the check
-order of DECISIONS 1 for a large body: never a 5xx, always a documented 4xx."""
+"""Input limits (docs/api.md §6) on every POST of the route table, strict JSON, and the check
+order of docs/api.md §2.2 and §5 for a large body: never a 5xx, always a documented 4xx."""
 
 from __future__ import annotations
 

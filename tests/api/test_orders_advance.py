@@ -1,4 +1,4 @@
-"""POST /api/v1/orders/{id}/advance: the stage-move policy (DECISIONS 5), and every side
+"""POST /api/v1/orders/{id}/advance: the stage-move policy (docs/api.md §4.7), and every side
 effect of a move — history, stock, dispatch details, invoice, customer message, outbox."""
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
         (None, "artwork", "api", s.user.id)
     ]
     assert await Artwork.count().where(Artwork.order == body["id"]) == 1
-    # No webhook event for creation (DECISIONS 6), even with a `*` subscription.
+    # No webhook event for creation (docs/webhooks.md), even with a `*` subscription.
     assert await WebhookEvent.count() == 0
 
 

@@ -361,7 +361,7 @@ def median(values: Sequence[float]) -> float:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A Markdown table, columns padded so it also reads well in a terminal."""
     cells = [[str(cell) for cell in row] for row in rows]
-    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    widths = [max([len(h), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
 
     def line(values: Sequence[str]) -> str:
         return "| " + " | ".join(v.ljust(w) for v, w in zip(values, widths, strict=True)) + " |"

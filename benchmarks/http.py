@@ -413,7 +413,7 @@ def summarise(report: dict[str, Any]) -> str:
         + ", ".join(f"{k} {v}" for k, v in report["settings"].items())
         + " (medians over rounds)",
         "",
-        common.table(headers, rows),
+        common.table(headers, rows) if rows else "(no load rounds)",
         "",
         "peak RSS: " + ", ".join(f"{name} {kib / 1024:.1f} MiB" for name, kib in rss.items()),
     ]
@@ -467,6 +467,8 @@ async def smoke(args: argparse.Namespace) -> list[dict[str, Any]]:
 def main() -> None:
     args = parse_args()
     reports = asyncio.run(smoke(args)) if args.smoke else [benchmark(common.database_url(), args)]
+    if args.json:
+        args.json.write_text(json.dumps(reports, indent=1))
     for report in reports:
         print()
         print(summarise(report))
@@ -479,8 +481,6 @@ def main() -> None:
         if bad:
             print(f"ERRORS in {bad}: the figures above are not valid")
             sys.exit(1)
-    if args.json:
-        args.json.write_text(json.dumps(reports, indent=1))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ WRITE_RESPONSES: dict[int, ResponseSpec] = {
     409: ResponseSpec(
         ErrorBody, description="A request with the same Idempotency-Key is still running"
     ),
+    413: ResponseSpec(ErrorBody, description="Request body larger than 1 MiB"),
 }
 
 OrderId = Annotated[

@@ -222,6 +222,7 @@ class Server:
     app: str
     url: str
     quiet: bool = True
+    ready_status: int = 401  # what GET /api/v1/me without a token answers once it is up
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
@@ -277,7 +278,7 @@ class Server:
             except OSError:
                 time.sleep(0.1)
                 continue
-            if status == 401:
+            if status == self.ready_status:
                 return self
             raise RuntimeError(f"{self.name}: GET /api/v1/me without token answered {status}")
         tail = self.log_tail()

@@ -217,6 +217,19 @@ def spy(url: str, args: argparse.Namespace) -> None:
         print(summarise_raw(raw))
 
 
+async def _smoke() -> None:
+    for backend in await common.smoke_backends():
+        async with common.throwaway(backend) as url:
+            common.run_seed(url, "--smoke")
+            _queries_in_child(url)
+
+
+def _queries_in_child(url: str) -> None:
+    env = {**os.environ, "DATABASE_URL": url}
+    command = [sys.executable, "-m", "benchmarks.hotpaths", "queries"]
+    subprocess.run(command, check=True, env=env, cwd=common.ROOT)  # noqa: S603 - our script
+
+
 def main() -> None:
     common.require_module_run(__package__, "hotpaths")
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hotpaths", description=__doc__)
@@ -224,6 +237,7 @@ def main() -> None:
     sub.add_parser("queries", help="statements per request, per endpoint")
     summary = sub.add_parser("summarise", help="sort a saved raw py-spy profile by layer")
     summary.add_argument("file", type=Path)
+    sub.add_parser("smoke", help="statement counts on tiny throwaway databases")
     spy_parser = sub.add_parser("spy", help="py-spy samples of a server under load, by layer")
     spy_parser.add_argument("--endpoint", choices=ENDPOINTS, default="orders")
     spy_parser.add_argument("--seconds", type=float, default=10)
@@ -233,6 +247,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "summarise":
         print(summarise_raw(args.file))
+        return
+    if args.mode == "smoke":
+        asyncio.run(_smoke())
         return
     url = common.database_url()
     if args.mode == "queries":

@@ -15,4 +15,6 @@ run benchmarks.floor --smoke                    # seeds tiny databases, byte-com
 run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
 run benchmarks.webhooks --smoke
 run benchmarks.scale --smoke
+run benchmarks.hotpaths smoke
+run benchmarks.ceiling --smoke
 echo "== benchmarks: all smoke runs passed"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import json
@@ -164,7 +165,10 @@ def database_cpu(url: str) -> dict[int, float]:
     if not is_postgres(url):
         return {}
     found = {}
-    for pid in asyncio.run(_backend_pids(url)):
+    # a thread of its own, so this also works while the caller's event loop is running
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pids = pool.submit(asyncio.run, _backend_pids(url)).result()
+    for pid in pids:
         with contextlib.suppress(OSError):
             found[pid] = cpu_seconds(pid)
     return found

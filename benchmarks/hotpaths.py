@@ -37,10 +37,15 @@ LAYERS = (
     ("msgspec/", "msgspec"),
     ("uvicorn/", "uvicorn + httptools"),
     ("httptools/", "uvicorn + httptools"),
-    ("api/request_log.py", "api/ request log"),
-    ("logging/", "api/ request log"),
+    ("api/request_log.py", "request log + logging"),
+    ("logging/", "request log + logging"),
     ("api/ratelimit.py", "api/ rate limit"),
     ("api/", "api/ (handlers, schemas, auth)"),
+    ("daemon/", "daemon/"),
+    ("aiohttp/", "aiohttp (client)"),
+    ("yarl/", "aiohttp (client)"),
+    ("multidict/", "aiohttp (client)"),
+    ("apscheduler/", "APScheduler"),
     ("models/", "models/ (queries, rules)"),
     ("asyncio/", "event loop"),
     ("uvloop/", "event loop"),
@@ -58,6 +63,9 @@ INCLUSIVE = (
     ("aiosqlite/", "any aiosqlite frame on the stack"),
     ("api/auth.py", "authentication (api/auth.py)"),
     ("api/controllers/", "inside a handler (api/controllers)"),
+    ("daemon/claim.py", "claiming (daemon/claim.py)"),
+    ("daemon/record.py", "recording outcomes (daemon/record.py)"),
+    ("daemon/deliver.py", "sending (daemon/deliver.py)"),
     ("models/queries/", "inside models/queries"),
     ("api/schemas/", "shaping bodies (api/schemas)"),
     ("litestar/serialization", "encoding (Litestar + msgspec)"),
@@ -65,7 +73,11 @@ INCLUSIVE = (
 
 
 # Leaf frames that are a thread waiting, not working (py-spy cannot always tell): left out.
-IDLE_LEAVES = ("aiosqlite/core.py:59)", "Condition.wait (threading.py")
+IDLE_LEAVES = (
+    "aiosqlite/core.py:59)",
+    "Condition.wait (threading.py",
+    "EpollSelector.select (selectors.py",  # the asyncio loop waiting for I/O
+)
 
 
 def frame_path(frame: str) -> str:
@@ -84,6 +96,7 @@ async def count_queries(url: str) -> None:
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
     os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # no request log lines between the counts
     os.environ["RATE_LIMIT_READ"] = os.environ["RATE_LIMIT_WRITE"] = common.UNLIMITED
     from models import db
 

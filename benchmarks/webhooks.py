@@ -345,6 +345,18 @@ def start_daemon(url: str, log: Path, poll_interval: float) -> subprocess.Popen[
     raise RuntimeError(f"the daemon did not start: {log.read_text()[-2000:]}")
 
 
+PROFILE = common.BENCH_DIR / "daemon-profile.txt"
+
+
+def start_recorder(py_spy: str, pid: int) -> subprocess.Popen[bytes]:
+    """Sample the daemon for 10 s while it drains (raw stacks for benchmarks.hotpaths)."""
+    return subprocess.Popen(  # noqa: S603 - the operator's py-spy
+        [py_spy, "record", "--pid", str(pid), "--rate", "250", "--duration", "10",
+         "--format", "raw", "--nonblocking", "--output", str(PROFILE)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def stop_daemon(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     try:
@@ -355,7 +367,12 @@ def stop_daemon(process: subprocess.Popen[bytes]) -> None:
 
 
 async def throughput(
-    outbox: Outbox, receiver: Receiver, daemon: subprocess.Popen[bytes], ws: int, count: int
+    outbox: Outbox,
+    receiver: Receiver,
+    daemon: subprocess.Popen[bytes],
+    ws: int,
+    count: int,
+    py_spy: str | None = None,
 ) -> dict[str, Any]:
     receiver.reset()
     idle_rss = common.memory_kib(daemon.pid)["VmRSS"]
@@ -365,6 +382,7 @@ async def throughput(
     fill_seconds = time.perf_counter() - filled
     committed = time.time()
     cpu_before = common.cpu_seconds(daemon.pid)
+    recorder = start_recorder(py_spy, daemon.pid) if py_spy else None
     deadline = time.monotonic() + max(60.0, count / 100)
     stats = receiver.stats()
     while stats["distinct"] < count and time.monotonic() < deadline:
@@ -372,6 +390,8 @@ async def throughput(
         peak_rss = max(peak_rss, common.memory_kib(daemon.pid)["VmRSS"])
         stats = receiver.stats()
     cpu = common.cpu_seconds(daemon.pid) - cpu_before
+    if recorder is not None:
+        recorder.wait(timeout=60)
     seconds = max(stats["last"] - committed, 1e-6)
     # the daemon marks each delivery after its reply: wait for the rows to say so
     succeeded = 0
@@ -464,7 +484,7 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None
             daemon = start_daemon(url, Path(tmp) / "daemon.log", args.poll_interval)
             try:
                 report["daemon"] = await throughput(
-                    outbox, receiver, daemon, ws_bulk, args.deliveries
+                    outbox, receiver, daemon, ws_bulk, args.deliveries, args.py_spy
                 )
                 print(f"  daemon: {report['daemon']['per_s']:,.0f} deliveries/s", flush=True)
                 report["latency"] = await latency(
@@ -533,6 +553,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--latency-seconds", type=float, default=30)
     parser.add_argument("--poll-interval", type=float, default=1.0)
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--py-spy", help="py-spy executable: sample the daemon 10 s (benchmarks/daemon-profile.txt)"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")
     parser.add_argument("--receiver", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()

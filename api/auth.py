@@ -14,7 +14,7 @@ from litestar.connection import ASGIConnection
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 
 from api.errors import Forbidden, Refused, Unauthorized
-from models import clock, plans, tokens
+from models import clock, plans, reads, tokens
 from models.queries.auth import token_principal
 
 
@@ -45,26 +45,31 @@ async def authenticate(token: str) -> Principal:
     now = clock.now()
     if row is None:
         raise Unauthorized("Invalid token")
-    if row["revoked_at"] is not None:
+    (
+        token_id, expires_at, revoked_at, user_id, name, email, user_active,
+        workspace_id, plan, trial_ends_at, timezone, currency,
+    ) = row  # fmt: skip
+    if revoked_at is not None:
         raise Unauthorized("Token revoked")
-    if row["expires_at"] <= now:
+    if reads.when(expires_at) <= now:
         raise Unauthorized("Token expired")
-    if not row["user_active"]:
+    if not user_active:
         raise Forbidden("User is deactivated")
-    plan = plans.effective_plan(row["plan"], row["trial_ends_at"], now)
+    trial_end = None if trial_ends_at is None else reads.when(trial_ends_at)
+    plan = plans.effective_plan(plan, trial_end, now)
     if not plans.includes_api(plan):
         raise Refused(
             f"The workspace's plan ({plan}) does not include API access; "
             "upgrade to Premium or Enterprise"
         )
     return Principal(
-        user_id=row["user_id"],
-        name=row["user_name"],
-        email=row["user_email"],
-        workspace_id=row["workspace_id"],
-        timezone=row["timezone"],
-        currency=row["currency"],
-        token_id=row["token_id"],
+        user_id=user_id,
+        name=name,
+        email=email,
+        workspace_id=workspace_id,
+        timezone=timezone,
+        currency=currency,
+        token_id=token_id,
     )
 
 

@@ -17,7 +17,7 @@ from api.schemas.customers import (
     CustomerDetail,
     CustomerRow,
     customer_detail_body,
-    customer_row_body,
+    customer_row_bodies,
 )
 from models.queries import customers as queries
 
@@ -36,7 +36,7 @@ class CustomerController(Controller):
         updated_since: UpdatedSince = None,
         page: PageNumber = 1,
     ) -> Page[CustomerRow]:
-        total, rows = await queries.list_customers(
+        total, rows, order_counts = await queries.list_customers(
             request.user.workspace_id,
             search=search,
             updated_since=parse_updated_since(updated_since),
@@ -45,7 +45,7 @@ class CustomerController(Controller):
         )
         return page_envelope(
             request,
-            [customer_row_body(row) for row in rows],
+            customer_row_bodies(rows, order_counts),
             page=page,
             per_page=PER_PAGE,
             total=total,

@@ -13,7 +13,7 @@ from api.openapi import COMMON_RESPONSES
 from api.pagination import PageNumber, offset, page_envelope
 from api.params import Search, UpdatedSince, parse_updated_since
 from api.schemas.common import Page
-from api.schemas.inventory import Sku, sku_body
+from api.schemas.inventory import Sku, sku_bodies
 from models.queries import inventory as queries
 
 PER_PAGE = 100
@@ -60,6 +60,4 @@ class InventoryController(Controller):
             limit=PER_PAGE,
             offset=offset(page, PER_PAGE),
         )
-        return page_envelope(
-            request, [sku_body(row) for row in rows], page=page, per_page=PER_PAGE, total=total
-        )
+        return page_envelope(request, sku_bodies(rows), page=page, per_page=PER_PAGE, total=total)

@@ -25,7 +25,7 @@ from api.schemas.orders import (
     OrderCreate,
     OrderDetail,
     Stage,
-    order_body,
+    order_bodies,
     order_detail_body,
 )
 from api.validation import strict_body, validated_body
@@ -76,7 +76,7 @@ class OrderController(Controller):
         )
         return page_envelope(
             request,
-            [order_body(row, lines.get(row["id"], []), principal.timezone) for row in rows],
+            order_bodies(rows, lines, principal.timezone),
             page=page,
             per_page=PER_PAGE,
             total=total,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from api.schemas.common import DecimalString, Schema, UpdatedAt
-from models.clock import iso
+from models.queries.customers import CustomerRows
+from models.reads import Row, iso
 
 PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60"]
 
@@ -79,33 +80,47 @@ def _two_places(value: Decimal | float | None) -> str:
     return f"{Decimal(str(value or 0)).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)}"
 
 
-def customer_row_body(row: dict[str, Any]) -> CustomerRow:
-    return CustomerRow(
-        id=row["id"],
-        name=row["name"],
-        slug=row["slug"],
-        price_list=row["price_list_name"],
-        discount=_two_places(row["discount_percent"]),
-        orders_count=row["orders_count"],
-        open_orders=row["open_orders"],
-        updated_at=iso(row["updated_at"]),
-    )
-
-
-def customer_detail_body(row: dict[str, Any]) -> CustomerDetail:
-    price_list = None
-    if row["price_list_name"] is not None:
-        price_list = PriceList(
-            name=row["price_list_name"], discount_percent=_two_places(row["discount_percent"])
+def customer_row_bodies(
+    rows: list[Row], order_counts: dict[int, tuple[int, int]]
+) -> list[CustomerRow]:
+    """A list page's customers (rows of models.queries.customers) with their order counts."""
+    bodies = []
+    for customer_id, name, slug, _, _, updated_at, price_list, discount in rows:
+        orders_count, open_orders = order_counts.get(customer_id, (0, 0))
+        bodies.append(
+            CustomerRow(
+                id=customer_id,
+                name=name,
+                slug=slug,
+                price_list=price_list,
+                discount=_two_places(discount),
+                orders_count=orders_count,
+                open_orders=open_orders,
+                updated_at=iso(updated_at),
+            )
         )
+    return bodies
+
+
+def customer_detail_body(rows: CustomerRows) -> CustomerDetail:
+    (
+        customer_id, name, slug, payment_terms, default_carrier, updated_at,
+        price_list_name, discount, lifetime_value,
+    ) = rows.customer  # fmt: skip
+    price_list = None
+    if price_list_name is not None:
+        price_list = PriceList(name=price_list_name, discount_percent=_two_places(discount))
     return CustomerDetail(
-        id=row["id"],
-        name=row["name"],
-        slug=row["slug"],
-        lifetime_value_cents=row["lifetime_value_cents"],
+        id=customer_id,
+        name=name,
+        slug=slug,
+        lifetime_value_cents=int(lifetime_value or 0),
         price_list=price_list,
-        payment_terms=row["payment_terms"],
-        default_carrier=row["default_carrier"],
-        contacts=[Contact(**contact) for contact in row["contacts"]],
-        updated_at=iso(row["updated_at"]),
+        payment_terms=payment_terms,
+        default_carrier=default_carrier,
+        contacts=[
+            Contact(name=contact_name, email=email, phone=phone, is_primary=bool(is_primary))
+            for contact_name, email, phone, is_primary in rows.contacts
+        ],
+        updated_at=iso(updated_at),
     )

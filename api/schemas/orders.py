@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
 
 from api.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
-from models.clock import iso
+from models.queries.orders import OrderRows
+from models.reads import Row, iso, iso_or_none, when
 
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
 InvoiceStatus = Literal["draft", "issued", "paid", "void"]
@@ -109,72 +111,88 @@ class OrderDetail(Order):
     ]
 
 
-def _iso(value: dt.datetime | None) -> str | None:
-    return iso(value) if value is not None else None
-
-
-def local_iso(value: dt.datetime | None, timezone: str) -> str | None:
+def local_iso(value: str | dt.datetime | None, timezone: str) -> str | None:
     """`due_by` keeps the workspace's offset, so its date part is the date that was asked for."""
     if value is None:
         return None
-    return value.astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds")
+    return when(value).astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds")
 
 
-def _order_fields(
-    row: dict[str, Any], lines: list[dict[str, Any]], timezone: str
-) -> dict[str, Any]:
+def lines_by_order(rows: Iterable[Row]) -> dict[int, list[OrderLine]]:
+    """Line rows (models.queries.orders.LINES) grouped by their order id."""
+    grouped: dict[int, list[OrderLine]] = {}
+    for order_id, description, quantity, unit_price, line_total, sku in rows:
+        line = OrderLine(
+            description=description,
+            quantity=quantity,
+            unit_price_cents=unit_price,
+            line_total_cents=line_total,
+            sku=sku,
+        )
+        if order_id in grouped:
+            grouped[order_id].append(line)
+        else:
+            grouped[order_id] = [line]
+    return grouped
+
+
+def _order_fields(row: Row, lines: list[OrderLine], timezone: str) -> dict[str, Any]:
+    """The fields every order body has, from an order row (models.queries.orders)."""
+    (
+        order_id, number, stage, substage, due_by, dispatched_at, carrier, tracking_number,
+        external_ref, subtotal, tax, total, currency, created_at, updated_at,
+        customer_id, customer_name, customer_slug,
+    ) = row[:18]  # fmt: skip
     return {
-        "id": row["id"],
-        "number": row["number"],
-        "stage": row["stage"],
-        "substage": row["substage"],
-        "due_by": local_iso(row["due_by"], timezone),
-        "dispatched_at": _iso(row["dispatched_at"]),
-        "carrier": row["carrier"],
-        "tracking_number": row["tracking_number"],
-        "external_ref": row["external_ref"],
+        "id": order_id,
+        "number": number,
+        "stage": stage,
+        "substage": substage,
+        "due_by": local_iso(due_by, timezone),
+        "dispatched_at": iso_or_none(dispatched_at),
+        "carrier": carrier,
+        "tracking_number": tracking_number,
+        "external_ref": external_ref,
         "totals": Totals(
-            subtotal_cents=row["subtotal_cents"],
-            tax_cents=row["tax_cents"],
-            total_cents=row["total_cents"],
-            currency=row["currency"],
+            subtotal_cents=subtotal, tax_cents=tax, total_cents=total, currency=currency
         ),
-        "customer": CustomerRef(
-            id=row["customer_id"], name=row["customer_name"], slug=row["customer_slug"]
-        ),
-        "lines": [OrderLine(**line) for line in lines],
-        "created_at": iso(row["created_at"]),
-        "updated_at": iso(row["updated_at"]),
+        "customer": CustomerRef(id=customer_id, name=customer_name, slug=customer_slug),
+        "lines": lines,
+        "created_at": iso(created_at),
+        "updated_at": iso(updated_at),
     }
 
 
-def order_body(row: dict[str, Any], lines: list[dict[str, Any]], timezone: str) -> Order:
-    return Order(**_order_fields(row, lines, timezone))
+def order_bodies(rows: list[Row], line_rows: list[Row], timezone: str) -> list[Order]:
+    """A list page's orders, each with its lines."""
+    lines = lines_by_order(line_rows)
+    return [Order(**_order_fields(row, lines.get(row[0], []), timezone)) for row in rows]
 
 
-def order_detail_body(row: dict[str, Any], timezone: str) -> OrderDetail:
-    artwork = row["artwork"] or {"status": "awaiting_proof", "version": 0, "approved_at": None}
+def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
+    order = rows.order
+    artwork_status, artwork_version, approved_at = order[18:21]
     return OrderDetail(
-        **_order_fields(row, row["lines"], timezone),
+        **_order_fields(order, lines_by_order(rows.lines).get(order[0], []), timezone),
         stage_history=[
-            StageHistoryEntry(from_=entry["from_stage"], to=entry["to_stage"], at=iso(entry["at"]))
-            for entry in row["stage_history"]
+            StageHistoryEntry(from_=from_stage, to=to_stage, at=iso(at))
+            for from_stage, to_stage, at in rows.history
         ],
         invoices=[
             Invoice(
-                number=invoice["number"],
-                status=invoice["status"],
-                total=invoice["total_cents"],
-                currency=invoice["currency"],
-                issued_at=_iso(invoice["issued_at"]),
-                paid_at=_iso(invoice["paid_at"]),
+                number=number,
+                status=status,
+                total=total,
+                currency=currency,
+                issued_at=iso_or_none(issued_at),
+                paid_at=iso_or_none(paid_at),
             )
-            for invoice in row["invoices"]
+            for number, status, total, currency, issued_at, paid_at in rows.invoices
         ],
-        artwork=Artwork(
-            status=artwork["status"],
-            version=artwork["version"],
-            approved_at=_iso(artwork["approved_at"]),
+        artwork=Artwork(status="awaiting_proof", version=0, approved_at=None)
+        if artwork_status is None
+        else Artwork(
+            status=artwork_status, version=artwork_version, approved_at=iso_or_none(approved_at)
         ),
     )
 

@@ -2,28 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from models import reads
+from models.reads import Row
 
-from models.tables import ApiToken
+# Columns, in order: token id, expires_at, revoked_at, user id, name, email, is_active,
+# workspace id, plan, trial_ends_at, timezone, currency.
+PRINCIPAL = reads.Sql(
+    """
+    SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
+           w.id, w.plan, w.trial_ends_at, w.timezone, w.currency
+    FROM api_tokens t
+    LEFT JOIN users u ON u.id = t."user"
+    LEFT JOIN workspaces w ON w.id = t.workspace
+    WHERE t.digest = $1
+    LIMIT 1
+    """
+)
 
 
-async def token_principal(digest: str) -> dict[str, Any] | None:
-    """One statement: the token's state, its user and the workspace settings requests need."""
-    return await (
-        ApiToken.select(
-            ApiToken.id.as_alias("token_id"),
-            ApiToken.expires_at,
-            ApiToken.revoked_at,
-            ApiToken.user.id.as_alias("user_id"),
-            ApiToken.user.name.as_alias("user_name"),
-            ApiToken.user.email.as_alias("user_email"),
-            ApiToken.user.is_active.as_alias("user_active"),
-            ApiToken.workspace.id.as_alias("workspace_id"),
-            ApiToken.workspace.plan.as_alias("plan"),
-            ApiToken.workspace.trial_ends_at.as_alias("trial_ends_at"),
-            ApiToken.workspace.timezone.as_alias("timezone"),
-            ApiToken.workspace.currency.as_alias("currency"),
-        )
-        .where(ApiToken.digest == digest)
-        .first()
-    )
+async def token_principal(digest: str) -> Row | None:
+    """One statement, an equality on the unique digest: the token's state, its user and the
+    workspace settings requests need (columns as listed on PRINCIPAL)."""
+    async with reads.connection() as reader:
+        return await reader.row(PRINCIPAL, digest)

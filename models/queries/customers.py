@@ -1,38 +1,76 @@
-"""Customer reads: list rows with order counts, and detail with contacts and lifetime value."""
+"""Customer reads: list rows with order counts, and detail with contacts and lifetime value;
+rows come back plain, in the column order given here."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
-from typing import Any
+import functools
+from typing import NamedTuple
 
-from piccolo.query.functions.aggregate import Count, Sum
-
-from models.queries.filters import MAX_ID, contains_ci
+from models import reads
+from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
+from models.reads import Row, Sql
 from models.stages import OPEN_STAGES
-from models.tables import Contact, Customer, Invoice, Order
 
-CUSTOMER_COLUMNS = (
-    Customer.id,
-    Customer.name,
-    Customer.slug,
-    Customer.payment_terms,
-    Customer.default_carrier,
-    Customer.updated_at,
-    Customer.price_list.name.as_alias("price_list_name"),
-    Customer.price_list.discount_percent.as_alias("discount_percent"),
+MAX_NAME = 200  # customers.name
+
+# Customer rows: id, name, slug, payment_terms, default_carrier, updated_at, price list name,
+# price list discount_percent (both NULL without a price list).
+CUSTOMER_COLUMNS = """
+    c.id, c.name, c.slug, c.payment_terms, c.default_carrier, c.updated_at,
+    p.name, p.discount_percent
+"""
+CUSTOMER_FROM = "customers c LEFT JOIN price_lists p ON p.id = c.price_list"
+
+# customer id, stage, number of orders; the customer ids come from a statement scoped to the
+# workspace.
+ORDER_COUNTS = Sql(
+    """
+    SELECT customer, stage, COUNT(*) FROM orders
+    WHERE customer = ANY($1)
+    GROUP BY customer, stage
+    """
+)
+# The customer row followed by its lifetime value (the sum of its paid invoices, or NULL).
+DETAIL = Sql(
+    f"""
+    SELECT {CUSTOMER_COLUMNS},
+           (SELECT SUM(i.total_cents) FROM invoices i
+            WHERE i.customer = c.id AND i.status = 'paid')
+    FROM {CUSTOMER_FROM}
+    WHERE c.workspace = $1 AND c.id = $2
+    LIMIT 1
+    """  # noqa: S608 - constant fragments
+)
+# name, email, phone, is_primary: the primary contact first, then in the order added.
+CONTACTS = Sql(
+    """
+    SELECT name, email, phone, is_primary FROM contacts
+    WHERE customer = $1
+    ORDER BY is_primary DESC, id
+    """
 )
 
 
-def _filtered(
-    query: Any, workspace_id: int, *, search: str | None, updated_since: dt.datetime | None
-) -> Any:
-    query = query.where(Customer.workspace == workspace_id)
+@functools.cache
+def _list_statements(search: bool, updated: bool) -> tuple[Sql, Sql]:
+    """COUNT and page for one combination of filters ($1 is always the workspace)."""
+    where, n = ["c.workspace = $1"], 1
     if search:
-        query = query.where(contains_ci(Customer.name, search))
-    if updated_since is not None:
-        query = query.where(Customer.updated_at >= updated_since)
-    return query
+        n += 1
+        where.append(contains_ci("c.name", f"${n}"))
+    if updated:
+        n += 1
+        where.append(f"c.updated_at >= ${n}")
+    condition = " AND ".join(where)
+    count = Sql(f"SELECT COUNT(*) FROM customers c WHERE {condition}")  # noqa: S608 - constant fragments
+    page = Sql(
+        f"""
+        SELECT {CUSTOMER_COLUMNS} FROM {CUSTOMER_FROM} WHERE {condition}
+        ORDER BY c.name, c.id LIMIT ${n + 1} OFFSET ${n + 2}
+        """  # noqa: S608 - constant fragments
+    )
+    return count, page
 
 
 async def list_customers(
@@ -42,67 +80,48 @@ async def list_customers(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[dict[str, Any]]]:
-    """Total and one page (by name, then id), each row with `orders_count` and `open_orders`."""
-    total = await _filtered(
-        Customer.count(), workspace_id, search=search, updated_since=updated_since
-    )
-    if offset >= total:
-        return total, []
-    rows = await (
-        _filtered(
-            Customer.select(*CUSTOMER_COLUMNS),
-            workspace_id,
-            search=search,
-            updated_since=updated_since,
+) -> tuple[int, list[Row], dict[int, tuple[int, int]]]:
+    """Total, one page of customer rows (by name, then id), and customer id → (orders in
+    any stage, open orders) for the customers of the page that have orders."""
+    search = search or None  # an empty search does not filter
+    if search is not None and cannot_match(search, MAX_NAME):
+        return 0, [], {}
+    count, page = _list_statements(search is not None, updated_since is not None)
+    args: list[object] = [workspace_id]
+    if search is not None:
+        args.append(contains_pattern(search))
+    if updated_since is not None:
+        args.append(updated_since)
+    async with reads.connection() as reader:
+        found = await reader.row(count, *args)
+        total: int = found[0] if found else 0
+        if offset >= total:
+            return total, [], {}
+        rows = await reader.rows(page, *args, limit, offset)
+        grouped = await reader.rows(ORDER_COUNTS, [row[0] for row in rows]) if rows else []
+    counts: dict[int, tuple[int, int]] = {}
+    for customer_id, stage, n in grouped:
+        all_orders, open_orders = counts.get(customer_id, (0, 0))
+        counts[customer_id] = (
+            all_orders + n,
+            open_orders + (n if stage in OPEN_STAGES else 0),
         )
-        .order_by(Customer.name, Customer.id)
-        .limit(limit)
-        .offset(offset)
-    )
-    counts = await order_counts([row["id"] for row in rows])
-    for row in rows:
-        row["orders_count"], row["open_orders"] = counts.get(row["id"], (0, 0))
-    return total, rows
+    return total, rows, counts
 
 
-async def order_counts(customer_ids: list[int]) -> dict[int, tuple[int, int]]:
-    """customer id → (all orders, open orders), in one grouped statement."""
-    if not customer_ids:
-        return {}
-    grouped = await (
-        Order.select(Order.customer, Order.stage, Count(alias="n"))
-        .where(Order.customer.is_in(customer_ids))
-        .group_by(Order.customer, Order.stage)
-    )
-    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    for row in grouped:
-        counts[row["customer"]][0] += row["n"]
-        if row["stage"] in OPEN_STAGES:
-            counts[row["customer"]][1] += row["n"]
-    return {key: (value[0], value[1]) for key, value in counts.items()}
+class CustomerRows(NamedTuple):
+    """A customer's detail: the customer row (with its lifetime value appended) and its
+    contacts."""
+
+    customer: Row
+    contacts: list[Row]
 
 
-async def get_customer(workspace_id: int, customer_id: int) -> dict[str, Any] | None:
+async def get_customer(workspace_id: int, customer_id: int) -> CustomerRows | None:
     if not 0 < customer_id <= MAX_ID:
         return None
-    row = await (
-        Customer.select(*CUSTOMER_COLUMNS)
-        .where(Customer.workspace == workspace_id, Customer.id == customer_id)
-        .first()
-    )
-    if row is None:
-        return None
-    row["contacts"] = await (
-        Contact.select(Contact.name, Contact.email, Contact.phone, Contact.is_primary)
-        .where(Contact.customer == customer_id)
-        .order_by(Contact.is_primary, ascending=False)
-        .order_by(Contact.id)
-    )
-    paid = await (
-        Invoice.select(Sum(Invoice.total_cents, alias="ltv"))
-        .where(Invoice.customer == customer_id, Invoice.status == "paid")
-        .first()
-    )
-    row["lifetime_value_cents"] = int((paid or {}).get("ltv") or 0)
-    return row
+    async with reads.connection() as reader:
+        customer = await reader.row(DETAIL, workspace_id, customer_id)
+        if customer is None:
+            return None
+        return CustomerRows(customer, await reader.rows(CONTACTS, customer_id))

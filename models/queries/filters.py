@@ -1,46 +1,29 @@
-"""WHERE fragments shared by the list queries."""
+"""WHERE fragments and parameters shared by the list queries."""
 
 from __future__ import annotations
-
-from piccolo.columns import Column, Varchar
-from piccolo.columns.combination import Where
-from piccolo.query.mixins import WhereRaw
 
 # Primary keys are 32-bit serials; a larger id in a path cannot exist (and must not reach
 # the driver, which would reject it as out of range).
 MAX_ID = 2**31 - 1
-
-# Text no stored value can contain: PostgreSQL rejects NUL in text parameters (an error,
-# not a mismatch) and SQLite's LIKE would stop reading the pattern at it.
-NOTHING = WhereRaw("1 = 0")
 
 
 def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _cannot_match(column: Column, text: str) -> bool:
-    limit = column.length if isinstance(column, Varchar) else None
-    return "\x00" in text or (limit is not None and len(text) > limit)
+def cannot_match(text: str, max_length: int) -> bool:
+    """Text no stored value can contain: PostgreSQL rejects NUL in text parameters (an
+    error, not a mismatch), SQLite's LIKE would stop reading the pattern at it, and a value
+    longer than its column cannot be stored. Such input matches nothing without reaching the
+    database, so any length of search text is safe."""
+    return "\x00" in text or len(text) > max_length
 
 
-def contains_ci(column: Column, text: str) -> WhereRaw:
-    """Case-insensitive substring match where `%` and `_` in `text` are literal.
-
-    Input that no stored value can contain (a NUL, or longer than the column) matches
-    nothing without reaching the database, so any length of search text is safe."""
-    if _cannot_match(column, text):
-        return NOTHING
-    table = column._meta.table._meta.tablename
-    name = column._meta.db_column_name
-    return WhereRaw(
-        f'LOWER("{table}"."{name}") LIKE {{}} ESCAPE \'\\\'',
-        f"%{escape_like(text.lower())}%",
-    )
+def contains_ci(column: str, placeholder: str) -> str:
+    """Case-insensitive substring match where `%` and `_` in the text are literal; pass
+    `contains_pattern(text)` as the parameter."""
+    return f"LOWER({column}) LIKE {placeholder} ESCAPE '\\'"
 
 
-def equals(column: Column, text: str) -> Where | WhereRaw:
-    """Exact match on a text column; impossible input matches nothing instead of erroring."""
-    if _cannot_match(column, text):
-        return NOTHING
-    return column == text
+def contains_pattern(text: str) -> str:
+    return f"%{escape_like(text.lower())}%"

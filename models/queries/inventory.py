@@ -1,49 +1,47 @@
 """SKU reads with live stock; `low` is available (on_hand - reserved) at or under the
-reorder point, discontinued SKUs excluded."""
+reorder point, discontinued SKUs excluded. Rows come back plain, in the column order given."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+import functools
 
-from piccolo.query.mixins import WhereRaw
+from models import reads
+from models.queries.filters import cannot_match, contains_ci, contains_pattern
+from models.reads import Row, Sql
 
-from models.queries.filters import contains_ci
-from models.tables import Sku
+MAX_CODE = 64  # skus.code
 
-SKU_COLUMNS = (
-    Sku.code,
-    Sku.style,
-    Sku.brand,
-    Sku.colour,
-    Sku.colour_hex,
-    Sku.size,
-    Sku.on_hand,
-    Sku.reserved,
-    Sku.reorder_point,
-    Sku.discontinued,
-    Sku.updated_at,
-)
+# SKU rows: code, style, brand, colour, colour_hex, size, on_hand, reserved, reorder_point,
+# discontinued, updated_at.
+SKU_COLUMNS = """
+    s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
+    s.reorder_point, s.discontinued, s.updated_at
+"""
+LOW = "s.on_hand - s.reserved <= s.reorder_point AND NOT s.discontinued"
 
 
-def _filtered(
-    query: Any,
-    workspace_id: int,
-    *,
-    search: str | None,
-    low: bool | None,
-    updated_since: dt.datetime | None,
-) -> Any:
-    query = query.where(Sku.workspace == workspace_id)
+@functools.cache
+def _list_statements(search: bool, low: bool, updated: bool) -> tuple[Sql, Sql]:
+    """COUNT and page for one combination of filters ($1 is always the workspace)."""
+    where, n = ["s.workspace = $1"], 1
     if search:
-        query = query.where(contains_ci(Sku.code, search))
+        n += 1
+        where.append(contains_ci("s.code", f"${n}"))
     if low:
-        query = query.where(
-            WhereRaw("on_hand - reserved <= reorder_point"), Sku.discontinued.eq(False)
-        )
-    if updated_since is not None:
-        query = query.where(Sku.updated_at >= updated_since)
-    return query
+        where.append(LOW)
+    if updated:
+        n += 1
+        where.append(f"s.updated_at >= ${n}")
+    condition = " AND ".join(where)
+    count = Sql(f"SELECT COUNT(*) FROM skus s WHERE {condition}")  # noqa: S608 - constant fragments
+    page = Sql(
+        f"""
+        SELECT {SKU_COLUMNS} FROM skus s WHERE {condition}
+        ORDER BY s.code, s.id LIMIT ${n + 1} OFFSET ${n + 2}
+        """  # noqa: S608 - constant fragments
+    )
+    return count, page
 
 
 async def list_skus(
@@ -54,22 +52,19 @@ async def list_skus(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[dict[str, Any]]]:
-    total = await _filtered(
-        Sku.count(), workspace_id, search=search, low=low, updated_since=updated_since
-    )
-    if offset >= total:
-        return total, []
-    rows = await (
-        _filtered(
-            Sku.select(*SKU_COLUMNS),
-            workspace_id,
-            search=search,
-            low=low,
-            updated_since=updated_since,
-        )
-        .order_by(Sku.code, Sku.id)
-        .limit(limit)
-        .offset(offset)
-    )
-    return total, rows
+) -> tuple[int, list[Row]]:
+    search = search or None  # an empty search does not filter
+    if search is not None and cannot_match(search, MAX_CODE):
+        return 0, []
+    count, page = _list_statements(search is not None, bool(low), updated_since is not None)
+    args: list[object] = [workspace_id]
+    if search is not None:
+        args.append(contains_pattern(search))
+    if updated_since is not None:
+        args.append(updated_since)
+    async with reads.connection() as reader:
+        found = await reader.row(count, *args)
+        total: int = found[0] if found else 0
+        if offset >= total:
+            return total, []
+        return total, await reader.rows(page, *args, limit, offset)

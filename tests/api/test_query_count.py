@@ -1,8 +1,10 @@
 """List pages cost a fixed number of SQL statements, whatever their size (no query per row).
 
-Statements are counted at the engine: `run_querystring` of the bound engine's class is
-wrapped by a spy that records each statement the bound engine runs and calls the real method
-(engines define `__slots__`, so the instance attribute cannot be replaced)."""
+Statements are counted where they leave for the database: the hot read paths' statements
+through the listener hook of models/reads.py, and anything else at the engine, where
+`run_querystring` of the bound engine's class is wrapped by a spy that records each statement
+the bound engine runs and calls the real method (engines define `__slots__`, so the instance
+attribute cannot be replaced)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from models import db
+from models import db, reads
 from tests import factories
 
 T0 = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
@@ -32,7 +34,8 @@ async def statements(client, monkeypatch) -> AsyncIterator[list[str]]:
         return await real(self, querystring, *args, **kwargs)
 
     monkeypatch.setattr(engine_class, "run_querystring", spy)
-    yield seen
+    with reads.watch(lambda sql, _: seen.append(sql)):
+        yield seen
 
 
 async def _count(statements: list[str], request: Callable[[], Awaitable[Any]]) -> int:

@@ -1,0 +1,236 @@
+"""The hot read path's connection: precompiled SQL on one connection per request, no ORM.
+
+Reads follow whichever engine is bound (`models.db.engine()`, which tests switch): on
+PostgreSQL a connection of the asyncpg pool Piccolo's engine owns; on SQLite one long-lived
+`sqlite3` connection per process and database file, used from the event loop in autocommit
+mode, so every SELECT sees the latest committed (WAL) snapshot. Inside a Piccolo transaction
+the transaction's own connection is used, so a write's re-read sees its uncommitted rows.
+Writes stay on Piccolo.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+from piccolo.engine.postgres import PostgresEngine
+from piccolo.engine.sqlite import SQLiteEngine
+
+from models import db
+
+Row = Sequence[Any]
+StatementListener = Callable[[str, Sequence[Any]], None]
+
+_PLACEHOLDER = re.compile(r"\$(\d+)")
+_ANY = re.compile(r"= ANY\((\$\d+)\)")
+_UTC = dt.UTC
+# A read never waits long: in WAL mode readers take no lock a writer holds; this only covers
+# a database left in rollback-journal mode, where a commit briefly locks readers out.
+SQLITE_BUSY_SECONDS = 5.0
+
+
+class Sql:
+    """One statement, written once in PostgreSQL's dialect with `$n` placeholders. Its SQLite
+    form numbers the same placeholders `?n` and reads a list parameter (`= ANY($n)`) as a
+    JSON array through `json_each`, so each statement has one text and is prepared once."""
+
+    __slots__ = ("has_list", "postgres", "sqlite")
+
+    def __init__(self, text: str) -> None:
+        self.postgres = " ".join(text.split())
+        self.has_list = _ANY.search(self.postgres) is not None
+        sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", self.postgres)
+        self.sqlite = _PLACEHOLDER.sub(r"?\1", sqlite)
+
+
+class Reader(Protocol):
+    async def rows(self, sql: Sql, *args: Any) -> list[Row]: ...
+
+    async def row(self, sql: Sql, *args: Any) -> Row | None: ...
+
+
+_listeners: list[StatementListener] = []
+
+
+@contextlib.contextmanager
+def watch(listener: StatementListener) -> Iterator[None]:
+    """Call `listener(sql, args)` for every statement sent here while inside (tests count
+    statements per request with it)."""
+    _listeners.append(listener)
+    try:
+        yield
+    finally:
+        _listeners.remove(listener)
+
+
+def _notify(sql: str, args: Sequence[Any]) -> None:
+    for listener in _listeners:
+        listener(sql, args)
+
+
+def _json_ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        "[" + ",".join(str(int(item)) for item in arg) + "]" if isinstance(arg, list) else arg
+        for arg in args
+    )
+
+
+class _Postgres:
+    """A pooled (or transaction's) asyncpg connection; statements are prepared once per
+    connection by asyncpg's statement cache."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: Sql, *args: Any) -> list[Row]:
+        if _listeners:
+            _notify(sql.postgres, args)
+        rows: list[Row] = await self.conn.fetch(sql.postgres, *args)
+        return rows
+
+    async def row(self, sql: Sql, *args: Any) -> Row | None:
+        if _listeners:
+            _notify(sql.postgres, args)
+        row: Row | None = await self.conn.fetchrow(sql.postgres, *args)
+        return row
+
+
+class _Sqlite:
+    """The process's read connection, called directly: a statement of the hot paths takes
+    well under a millisecond, less than handing it to a thread would cost."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: Sql, *args: Any) -> list[Row]:
+        params = _json_ids(args) if sql.has_list else args
+        if _listeners:
+            _notify(sql.sqlite, params)
+        # fetchall, never a partial fetch: an unfinished statement would keep its read
+        # transaction (and so an old snapshot) open on this shared connection.
+        return self.conn.execute(sql.sqlite, params).fetchall()
+
+    async def row(self, sql: Sql, *args: Any) -> Row | None:
+        rows = await self.rows(sql, *args)
+        return rows[0] if rows else None
+
+
+class _SqliteTransaction:
+    """The aiosqlite connection of a Piccolo transaction (values come back converted by
+    Piccolo's column-type converters: datetimes, bools, Decimals)."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def rows(self, sql: Sql, *args: Any) -> list[Row]:
+        params = _json_ids(args) if sql.has_list else args
+        if _listeners:
+            _notify(sql.sqlite, params)
+        cursor = await self.conn.cursor()
+        try:
+            cursor.row_factory = None  # plain tuples: joined columns may share a name
+            await cursor.execute(sql.sqlite, params)
+            rows: list[Row] = list(await cursor.fetchall())
+        finally:
+            await cursor.close()
+        return rows
+
+    async def row(self, sql: Sql, *args: Any) -> Row | None:
+        rows = await self.rows(sql, *args)
+        return rows[0] if rows else None
+
+
+_sqlite: tuple[SQLiteEngine, int, sqlite3.Connection] | None = None
+
+
+def _sqlite_connection(engine: SQLiteEngine) -> sqlite3.Connection:
+    global _sqlite
+    if _sqlite is not None:
+        cached_engine, pid, conn = _sqlite
+        if cached_engine is engine and pid == os.getpid():
+            return conn
+        close()
+    conn = sqlite3.connect(
+        engine.connection_kwargs["database"],
+        isolation_level=None,  # autocommit: each SELECT reads the latest commit
+        check_same_thread=False,
+        timeout=SQLITE_BUSY_SECONDS,
+    )
+    conn.execute("PRAGMA query_only = ON")
+    _sqlite = (engine, os.getpid(), conn)
+    return conn
+
+
+def close() -> None:
+    """Close the cached SQLite read connection (engine switch, lifespan stop)."""
+    global _sqlite
+    if _sqlite is not None:
+        _, pid, conn = _sqlite
+        _sqlite = None
+        if pid == os.getpid():
+            conn.close()
+
+
+@contextlib.asynccontextmanager
+async def connection() -> AsyncIterator[Reader]:
+    """One connection for every statement of a request, on the engine bound now."""
+    engine = db.engine()
+    transaction = engine.current_transaction.get()
+    if isinstance(engine, PostgresEngine):
+        if transaction is not None:
+            yield _Postgres(transaction.connection)
+        elif engine.pool is not None:
+            async with engine.pool.acquire() as conn:
+                yield _Postgres(conn)
+        else:  # no pool (a script): a connection of its own, as Piccolo would open
+            conn = await engine.get_new_connection()
+            try:
+                yield _Postgres(conn)
+            finally:
+                await conn.close()
+    elif isinstance(engine, SQLiteEngine):
+        if transaction is not None:
+            yield _SqliteTransaction(transaction.connection)
+        else:
+            yield _Sqlite(_sqlite_connection(engine))
+    else:
+        raise TypeError(f"unsupported engine {type(engine).__name__}")
+
+
+# --- stored values → API values ---------------------------------------------------------
+
+
+def when(value: str | dt.datetime) -> dt.datetime:
+    """A stored timestamp as an aware UTC datetime. PostgreSQL (and Piccolo's SQLite
+    converters) give datetimes; the raw SQLite connection gives the stored text, read the
+    way Piccolo reads it."""
+    if isinstance(value, str):
+        return dt.datetime.fromisoformat(value).replace(tzinfo=_UTC)
+    return value
+
+
+def iso(value: str | dt.datetime) -> str:
+    """The API's timestamp form (models.clock.iso): ISO 8601, UTC offset, whole seconds."""
+    if isinstance(value, str):
+        # The fixed-width form models/db.py stores: "2026-11-22 10:15:00.123456+00:00".
+        if len(value) == 32 and value.endswith("+00:00") and value[10] == " ":
+            return f"{value[:10]}T{value[11:19]}+00:00"
+        value = when(value)
+    if value.tzinfo is not _UTC:
+        value = value.astimezone(_UTC)
+    return value.isoformat(timespec="seconds")
+
+
+def iso_or_none(value: str | dt.datetime | None) -> str | None:
+    return None if value is None else iso(value)

@@ -1,41 +1,77 @@
 """Claiming due deliveries with a lease, so several workers never send one at the same time.
 
 A claim is one short statement (no transaction is held across the HTTP call): it stamps
-`lease_expires_at`/`leased_by` on up to `limit` due rows. A worker that dies simply lets its
-leases run out, and the rows become due for everyone again.
+`lease_expires_at`/`leased_by` on up to `limit` due rows and, on PostgreSQL, returns in the
+same round trip what sending needs (URL, secret, event name and body). A worker that dies
+simply lets its leases run out, and the rows become due for everyone again. The statements
+run in daemon/store.py.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from models import db
-from models.tables import WebhookDelivery
-
-_DUE = (
-    "SELECT d.id FROM webhook_deliveries d "
-    "JOIN webhook_subscriptions s ON s.id = d.subscription "
-    "WHERE d.status = 'pending' AND d.next_attempt_at <= {} "
-    "AND (d.lease_expires_at IS NULL OR d.lease_expires_at < {}) AND s.is_active = {} "
-    "ORDER BY d.next_attempt_at LIMIT {}"
-)
 # PostgreSQL: rows another worker is claiming right now are skipped rather than waited for.
-_SKIP_LOCKED = " FOR UPDATE OF d SKIP LOCKED"
-_CLAIM = (
-    "UPDATE webhook_deliveries SET lease_expires_at = {}, leased_by = {} "
-    "WHERE id IN (%s) RETURNING id"
+PG_CLAIM = """
+WITH due AS (
+    SELECT d.id FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.id = d.subscription
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $1) AND s.is_active
+    ORDER BY d.next_attempt_at
+    LIMIT $2
+    FOR UPDATE OF d SKIP LOCKED
+), claimed AS (
+    UPDATE webhook_deliveries d SET lease_expires_at = $3, leased_by = $4
+    FROM due WHERE d.id = due.id
+    RETURNING d.id, d.attempts, d.event, d.subscription, d.next_attempt_at
 )
-_DETAILS = (
-    "SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret "
-    "FROM webhook_deliveries d "
-    "JOIN webhook_events e ON e.id = d.event "
-    "JOIN webhook_subscriptions s ON s.id = d.subscription "
-    "WHERE d.id IN (%s) AND d.leased_by = {} AND d.lease_expires_at = {}"
+SELECT c.id, c.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
+FROM claimed c
+JOIN webhook_events e ON e.id = c.event
+JOIN webhook_subscriptions s ON s.id = c.subscription
+ORDER BY c.next_attempt_at, c.id
+"""
+
+PG_RELEASE = """
+UPDATE webhook_deliveries d SET lease_expires_at = NULL, leased_by = NULL
+FROM unnest($1::integer[], $2::timestamptz[]) AS r(id, lease)
+WHERE d.id = r.id AND d.leased_by = $3 AND d.lease_expires_at = r.lease
+"""
+
+# SQLite (one daemon, inside BEGIN IMMEDIATE): the lease first, then the rows it took.
+SQLITE_CLAIM = """
+UPDATE webhook_deliveries SET lease_expires_at = ?, leased_by = ?
+WHERE id IN (
+    SELECT d.id FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.id = d.subscription
+    WHERE d.status = 'pending' AND d.next_attempt_at <= ?
+      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?) AND s.is_active = ?
+    ORDER BY d.next_attempt_at
+    LIMIT ?
+)
+RETURNING id
+"""
+
+SQLITE_DETAILS = """
+SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
+FROM webhook_deliveries d
+JOIN webhook_events e ON e.id = d.event
+JOIN webhook_subscriptions s ON s.id = d.subscription
+WHERE d.id IN ({ids}) AND d.leased_by = ? AND d.lease_expires_at = ?
+ORDER BY d.next_attempt_at, d.id
+"""
+
+SQLITE_RELEASE = (
+    "UPDATE webhook_deliveries SET lease_expires_at = NULL, leased_by = NULL "
+    "WHERE id = ? AND leased_by = ? AND lease_expires_at = ?"
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claimed:
     """One delivery this worker holds until `lease_expires_at`, with what it needs to send."""
 
@@ -50,20 +86,13 @@ class Claimed:
     body: bytes
 
 
-async def claim(*, worker: str, limit: int, now: dt.datetime, lease: float) -> list[Claimed]:
-    """Lease up to `limit` due deliveries of active subscriptions, oldest due first."""
-    if limit <= 0:
-        return []
-    expires = now + dt.timedelta(seconds=lease)
-    due = _DUE + (_SKIP_LOCKED if db.is_postgres() else "")
-    async with db.transaction():  # BEGIN IMMEDIATE on SQLite: one claimer at a time
-        rows = await WebhookDelivery.raw(_CLAIM % due, expires, worker, now, now, True, limit)
-    if not rows:
-        return []
-    ids = [row["id"] for row in rows]
-    placeholders = ", ".join("{}" for _ in ids)
-    details = await WebhookDelivery.raw(_DETAILS % placeholders, *ids, worker, expires)
-    claimed = [
+def lease_until(now: dt.datetime, lease: float) -> dt.datetime:
+    return now + dt.timedelta(seconds=lease)
+
+
+def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
+    """Rows of the claim statements (oldest due first) as deliveries to send."""
+    return [
         Claimed(
             id=row["id"],
             attempt=row["attempts"] + 1,
@@ -75,18 +104,5 @@ async def claim(*, worker: str, limit: int, now: dt.datetime, lease: float) -> l
             event_id=row["event_id"],
             body=str(row["body"]).encode("utf-8"),
         )
-        for row in details
+        for row in rows
     ]
-    return sorted(claimed, key=lambda item: ids.index(item.id))
-
-
-async def release(items: list[Claimed], worker: str) -> None:
-    """Give back claims that were not attempted (shutdown), so any worker can send them now."""
-    for item in items:
-        await WebhookDelivery.raw(
-            "UPDATE webhook_deliveries SET lease_expires_at = NULL, leased_by = NULL "
-            "WHERE id = {} AND leased_by = {} AND lease_expires_at = {}",
-            item.id,
-            worker,
-            item.lease_expires_at,
-        )

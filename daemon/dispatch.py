@@ -1,4 +1,11 @@
-"""Claims as many deliveries as there are free send slots and runs each attempt as a task."""
+"""Keeps every send slot busy: claims in batches ahead of the slots, writes results in batches.
+
+Up to `concurrency` requests are in flight; up to as many more claimed deliveries wait for a
+slot, so a slot that frees up starts its next request at once instead of waiting for a claim.
+A claim is made when at least half of that reserve is used up (batches, not single rows).
+Before a waiting delivery is sent, its lease must still outlast a whole attempt; otherwise
+it is given back, so no delivery is ever sent by two workers at the same time.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +17,16 @@ from collections.abc import Callable
 
 import aiohttp
 
-from daemon import claim, deliver, record, targets
+from daemon import deliver, record, targets
+from daemon.claim import Claimed
 from daemon.config import DaemonConfig
-from models import clock, db
+from daemon.store import Store, open_store
+from models import clock
 
 log = logging.getLogger("daemon.dispatch")
 
-RECORD_BATCH = 50  # finished attempts written in one transaction at most
+RECORD_BATCH = 500  # finished attempts written in one statement (transaction) at most
+UNRECORDED_LIMIT = 4 * RECORD_BATCH  # no new claims while this many results wait to be written
 
 
 def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
@@ -55,10 +65,9 @@ class Recorder:
                 batch.append(self._queue.get_nowait())
             d = self.dispatcher
             try:
-                async with d.write_lock:
-                    results = await record.record_batch(
-                        [entry for entry, _ in batch], worker=d.worker, config=d.config, now=d.now()
-                    )
+                results = await d.store.record(
+                    [entry for entry, _ in batch], worker=d.worker, config=d.config, now=d.now()
+                )
             except Exception as exc:  # the database is away: leases expire, attempts repeat
                 for _, done in batch:
                     if not done.done():
@@ -85,72 +94,109 @@ class Dispatcher:
         worker: str,
         now: Callable[[], dt.datetime] = clock.now,
         on_slot_free: Callable[[], None] | None = None,
+        store: Store | None = None,
     ) -> None:
         self.config = config
         self.session = session
         self.worker = worker
         self.now = now
         self.on_slot_free = on_slot_free
+        self.store = store or open_store()
         self.closing = False
         self.recorder = Recorder(self)
-        # SQLite has one writer at a time: queueing here is cheaper than its busy-wait.
-        self.write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
-            contextlib.nullcontext() if db.is_postgres() else asyncio.Lock()
-        )
-        self._tasks: dict[asyncio.Task[None], claim.Claimed] = {}
-        self._sending: set[asyncio.Task[None]] = set()  # still in the HTTP part, may be cancelled
-        self._saturated = False
+        self.reserve = config.concurrency  # claimed deliveries that may wait for a slot
+        self._slots = asyncio.Semaphore(config.concurrency)
+        self._tasks: dict[asyncio.Task[None], Claimed] = {}  # claimed, result not yet written
+        self._unsent: set[asyncio.Task[None]] = set()  # waiting for a slot or sending: cancellable
+        self._more_due = False  # the last claim was cut short by room, not by the due rows
+        self._not_started: list[Claimed] = []  # claimed, then not sent because of stop()
 
     @property
     def in_flight(self) -> int:
         return len(self._tasks)
 
+    def room(self) -> int:
+        """How many more deliveries may be claimed now."""
+        sending_room = self.config.concurrency + self.reserve - len(self._unsent)
+        recording_room = UNRECORDED_LIMIT - (len(self._tasks) - len(self._unsent))
+        return min(sending_room, recording_room)
+
+    def _worth_claiming(self, room: int) -> bool:
+        return room > 0 and (room * 2 >= self.reserve or not self._unsent)
+
     async def fill(self) -> int:
-        """Claim due deliveries up to the free slots and start sending them; returns how many."""
+        """Claim due deliveries while there is room and start sending them; returns how many."""
         started = 0
         while not self.closing:
-            free = self.config.concurrency - len(self._tasks)
-            if free <= 0:
-                self._saturated = True
+            room = self.room()
+            if not self._worth_claiming(room):
+                self._more_due = True  # not known: look again when room frees up
                 break
-            async with self.write_lock:
-                batch = await claim.claim(
-                    worker=self.worker, limit=free, now=self.now(), lease=self.config.lease
-                )
+            batch = await self.store.claim(
+                worker=self.worker, limit=room, now=self.now(), lease=self.config.lease
+            )
             for item in batch:
                 self._start(item)
             started += len(batch)
-            self._saturated = len(batch) == free
-            if len(batch) < free:
+            self._more_due = len(batch) == room
+            if not self._more_due:
                 break
         return started
 
-    def _start(self, item: claim.Claimed) -> None:
+    def _start(self, item: Claimed) -> None:
         task = asyncio.create_task(self._attempt(item), name=f"delivery-{item.id}")
         self._tasks[task] = item
-        self._sending.add(task)
+        self._unsent.add(task)
         task.add_done_callback(self._finished)
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._tasks.pop(task, None)
-        self._sending.discard(task)
+        self._unsent.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("recording delivery attempt failed", exc_info=task.exception())
-        if self._saturated and not self.closing and self.on_slot_free is not None:
-            self.on_slot_free()  # there may be more due work waiting for this slot
+        self._room_freed()
 
-    async def _attempt(self, item: claim.Claimed) -> None:
-        outcome = await deliver.send(
-            self.session,
-            item,
-            timeout=self.config.timeout,
-            allow_private=self.config.allow_private_targets,
-            now=self.now,
-        )
+    def _room_freed(self) -> None:
+        if (
+            self._more_due
+            and not self.closing
+            and self.on_slot_free is not None
+            and self._worth_claiming(self.room())
+        ):
+            self.on_slot_free()  # there may be more due work waiting for this room
+
+    def _lease_allows(self, item: Claimed) -> bool:
+        """A whole attempt must fit in what is left of the lease."""
+        return self.now() + dt.timedelta(seconds=self.config.timeout) < item.lease_expires_at
+
+    def _sent(self) -> None:
+        """The current attempt is past its HTTP part (or never made): finish, don't cancel."""
         task = asyncio.current_task()
         if task is not None:
-            self._sending.discard(task)  # from here on, finish rather than cancel
+            self._unsent.discard(task)
+
+    async def _attempt(self, item: Claimed) -> None:
+        async with self._slots:
+            if self.closing:
+                self._not_started.append(item)  # stop() releases it
+                return
+            if not self._lease_allows(item):
+                self._sent()
+                log.warning("delivery %s: lease too short to send it now; given back", item.id)
+                await self.store.release([item], self.worker)
+                return
+            outcome = await deliver.send(
+                self.session,
+                item,
+                timeout=self.config.timeout,
+                allow_private=self.config.allow_private_targets,
+                now=self.now,
+            )
+            self._sent()
+        self._room_freed()
         status = await self.recorder.submit((item, outcome))
+        if status is None:
+            log.warning("delivery %s: lease lost before the attempt was recorded", item.id)
         log.info(
             "delivery %s attempt %s to %s: %s → %s",
             item.id,
@@ -171,20 +217,21 @@ class Dispatcher:
 
     async def stop(self, grace: float) -> None:
         """Stop claiming; give attempts `grace` seconds, then cancel and release the rest."""
-        self.closing = True
+        self.closing = True  # deliveries still waiting for a slot are not started any more
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace)
-        unfinished = [self._tasks[task] for task in self._sending if task in self._tasks]
-        for task in list(self._sending):
+        unfinished = [self._tasks[task] for task in self._unsent if task in self._tasks]
+        for task in list(self._unsent):
             task.cancel()
         if self._tasks:
             # Attempts already recording their result finish that (it is quick).
             await asyncio.wait(list(self._tasks), timeout=max(grace, 5.0))
+        unfinished += self._not_started
         if unfinished:
             log.info("releasing %s unfinished deliveries", len(unfinished))
-            async with self.write_lock:
-                await claim.release(unfinished, self.worker)
+            await self.store.release(unfinished, self.worker)
 
     async def close(self) -> None:
         await self.recorder.close()
         await self.session.close()
+        await self.store.close()

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from functools import lru_cache
 
 USER_AGENT = "Service-Webhooks/1.0"
+_KEYS_KEPT = 4096  # subscriptions whose keyed HMAC state is kept ready
+
+
+@lru_cache(maxsize=_KEYS_KEPT)
+def _keyed(secret: str) -> hmac.HMAC:
+    """HMAC-SHA256 with the key already absorbed; each signature starts from a copy of it."""
+    return hmac.new(secret.encode("utf-8"), digestmod=hashlib.sha256)
 
 
 def signature(secret: str, body: bytes) -> str:
     """`sha256=` + lowercase hex HMAC-SHA256 of the raw body, keyed with the secret."""
-    digest = hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
-    return f"sha256={digest}"
+    mac = _keyed(secret).copy()
+    mac.update(body)
+    return "sha256=" + mac.hexdigest()
 
 
 def headers(

@@ -9,6 +9,7 @@ import pytest
 
 from daemon.config import DaemonConfig
 from daemon.dispatch import Dispatcher, open_session
+from daemon.store import Store, open_store
 from models.settings import get_settings
 from tests.daemon.support import FakeClock, Receiver, start_receiver
 
@@ -66,3 +67,18 @@ async def make_dispatcher(
     yield make
     for dispatcher in made:
         await dispatcher.close()
+
+
+@pytest.fixture
+async def make_store(backend: str) -> AsyncIterator[Callable[[], Store]]:
+    """`make_store()`: the daemon's database access, as one worker process holds it."""
+    made: list[Store] = []
+
+    def make() -> Store:
+        store = open_store()
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        await store.close()

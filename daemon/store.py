@@ -1,0 +1,347 @@
+"""The daemon's own database access over the raw driver: few round trips, nothing per query.
+
+PostgreSQL: two dedicated asyncpg connections (claims, results), so a claim never waits for
+a write and there is no pool reset between statements; a claim is one statement and a batch
+of results is one statement. SQLite: one `sqlite3` connection on one thread of its own (a busy
+database never blocks the event loop); each claim and each batch of results is one
+`BEGIN IMMEDIATE` transaction. Both reconnect on the next call after losing the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
+
+import asyncpg
+from piccolo.engine.postgres import PostgresEngine
+
+from daemon import claim as claims
+from daemon import record as records
+from daemon.claim import Claimed
+from daemon.config import DaemonConfig
+from models import db
+
+log = logging.getLogger("daemon.store")
+
+APPLICATION_NAME = "pressline-worker"
+STATEMENT_TIMEOUT = 60.0  # seconds; a database that stops answering fails the call
+DEADLOCK_RETRIES = 3
+# Errors caused by one row's data: the batch is written again row by row, so that only the
+# delivery concerned is affected (it is sent again after its lease).
+_ROW_ERRORS = (asyncpg.DataError, asyncpg.IntegrityConstraintViolationError)
+
+T = TypeVar("T")
+
+
+class Store(Protocol):
+    async def claim(
+        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+    ) -> list[Claimed]:
+        """Lease up to `limit` due deliveries of active subscriptions, oldest due first."""
+        ...
+
+    async def release(self, items: list[Claimed], worker: str) -> None:
+        """Give back claims not attempted (shutdown), so any worker can send them now."""
+        ...
+
+    async def record(
+        self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
+    ) -> list[str | None]:
+        """Store the attempts and move their deliveries on; per entry the delivery's new
+        status, or None if the lease was lost meanwhile (the attempt is still stored)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def open_store() -> Store:
+    """A store on the database every table is bound to (models.db.bind)."""
+    engine = db.engine()
+    if isinstance(engine, PostgresEngine):
+        return PostgresStore(dict(engine.config))
+    path = str(engine.connection_kwargs["database"])  # type: ignore[attr-defined]
+    timeout = float(engine.connection_kwargs.get("timeout", 30))  # type: ignore[attr-defined]
+    return SqliteStore(path, timeout)
+
+
+def _log_deactivated(subscription_ids: list[int], limit: int) -> None:
+    for subscription_id in subscription_ids:
+        log.warning(
+            "subscription %s deactivated after %s consecutive failures", subscription_id, limit
+        )
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------
+
+
+class _Connection:
+    """One asyncpg connection used by one caller at a time, opened again after a loss."""
+
+    def __init__(self, connect_kwargs: dict[str, Any], role: str) -> None:
+        self._kwargs = {
+            **connect_kwargs,
+            "server_settings": {"application_name": f"{APPLICATION_NAME}-{role}"},
+        }
+        self._conn: asyncpg.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def use(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self._lock:
+            if self._conn is None or self._conn.is_closed():
+                self._conn = await asyncpg.connect(timeout=10, **self._kwargs)
+            conn = self._conn
+            try:
+                yield conn
+            except asyncpg.PostgresError as exc:
+                if isinstance(exc, asyncpg.PostgresConnectionError) or conn.is_closed():
+                    self._drop()
+                raise
+            except BaseException:  # lost, timed out or cancelled mid-statement: state unknown
+                self._drop()
+                raise
+
+    def _drop(self) -> None:
+        if self._conn is not None and not self._conn.is_closed():
+            self._conn.terminate()
+        self._conn = None
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._conn is not None and not self._conn.is_closed():
+                try:
+                    await asyncio.wait_for(self._conn.close(), timeout=5)
+                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+                    self._conn.terminate()
+            self._conn = None
+
+
+class PostgresStore:
+    def __init__(self, connect_kwargs: dict[str, Any]) -> None:
+        self._claims = _Connection(connect_kwargs, "claim")
+        self._results = _Connection(connect_kwargs, "record")
+
+    async def claim(
+        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+    ) -> list[Claimed]:
+        if limit <= 0:
+            return []
+        expires = claims.lease_until(now, lease)
+        async with self._claims.use() as conn:
+            rows = await conn.fetch(
+                claims.PG_CLAIM, now, limit, expires, worker, timeout=STATEMENT_TIMEOUT
+            )
+        return claims.claimed(rows, expires)
+
+    async def release(self, items: list[Claimed], worker: str) -> None:
+        if not items:
+            return
+        async with self._claims.use() as conn:
+            await conn.execute(
+                claims.PG_RELEASE,
+                [item.id for item in items],
+                [item.lease_expires_at for item in items],
+                worker,
+                timeout=STATEMENT_TIMEOUT,
+            )
+
+    async def record(
+        self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
+    ) -> list[str | None]:
+        planned = [records.plan(item, outcome, config, now) for item, outcome in entries]
+        try:
+            moved = await self._write(planned, entries, worker, config, now)
+        except _ROW_ERRORS:
+            if len(entries) == 1:
+                raise
+            log.exception("writing %s results failed; writing them one by one", len(entries))
+            return await self._one_by_one(entries, worker=worker, config=config, now=now)
+        return [p.status if p.item.id in moved else None for p in planned]
+
+    async def _one_by_one(
+        self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
+    ) -> list[str | None]:
+        statuses: list[str | None] = []
+        for entry in entries:
+            try:
+                [status] = await self.record([entry], worker=worker, config=config, now=now)
+            except _ROW_ERRORS:
+                log.exception("delivery %s: the attempt could not be recorded", entry[0].id)
+                status = None
+            statuses.append(status)
+        return statuses
+
+    async def _write(
+        self,
+        planned: list[records.Planned],
+        entries: list[records.Entry],
+        worker: str,
+        config: DaemonConfig,
+        now: dt.datetime,
+    ) -> set[int]:
+        counts = records.failure_counts(entries)
+        args = (
+            [p.item.id for p in planned],
+            [p.item.attempt for p in planned],
+            [p.outcome.started_at for p in planned],
+            [p.outcome.duration_ms for p in planned],
+            [p.outcome.status_code for p in planned],
+            [p.error for p in planned],
+            [p.headers for p in planned],
+            [p.body for p in planned],
+            [p.outcome.truncated for p in planned],
+            [p.outcome.length for p in planned],
+            [p.status for p in planned],
+            [p.next_attempt_at for p in planned],
+            [p.completed_at for p in planned],
+            [p.item.lease_expires_at for p in planned],
+            worker,
+            now,
+            config.deactivate_after,
+            records.deactivation_reason(config.deactivate_after),
+            [c.subscription_id for c in counts],
+            [c.lead for c in counts],
+            [c.reset for c in counts],
+            [c.tail for c in counts],
+            [c.peak for c in counts],
+        )
+        for attempt in range(1, DEADLOCK_RETRIES + 1):
+            try:
+                async with self._results.use() as conn:
+                    rows = await conn.fetch(records.PG_RECORD, *args, timeout=STATEMENT_TIMEOUT)
+                break
+            except asyncpg.DeadlockDetectedError:
+                # One statement: nothing of it was applied; the other side has gone on.
+                if attempt == DEADLOCK_RETRIES:
+                    raise
+                log.warning("deadlock while recording results; trying again")
+        _log_deactivated(
+            [row["id"] for row in rows if row["kind"] == "deactivated"], config.deactivate_after
+        )
+        return {row["id"] for row in rows if row["kind"] == "moved"}
+
+    async def close(self) -> None:
+        await self._claims.close()
+        await self._results.close()
+
+
+# --- SQLite --------------------------------------------------------------------------------
+
+
+class SqliteStore:
+    """One daemon per SQLite database (README); its statements queue on one thread."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        self._path, self._timeout = path, timeout
+        self._conn: sqlite3.Connection | None = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="daemon-sqlite")
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, work)
+
+    def _transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._conn is None:
+            conn = sqlite3.connect(
+                self._path, timeout=self._timeout, isolation_level=None, check_same_thread=False
+            )
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA foreign_keys = 1")
+            self._conn = conn
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            result = work(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            raise
+        return result
+
+    async def claim(
+        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+    ) -> list[Claimed]:
+        if limit <= 0:
+            return []
+        expires = claims.lease_until(now, lease)
+
+        def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    claims.SQLITE_CLAIM, (expires, worker, now, now, True, limit)
+                ).fetchall()
+            ]
+            if not ids:
+                return []
+            details = claims.SQLITE_DETAILS.format(ids=", ".join("?" * len(ids)))
+            return conn.execute(details, (*ids, worker, expires)).fetchall()
+
+        return claims.claimed(await self._run(work), expires)
+
+    async def release(self, items: list[Claimed], worker: str) -> None:
+        if not items:
+            return
+        rows = [(item.id, worker, item.lease_expires_at) for item in items]
+        await self._run(lambda conn: conn.executemany(claims.SQLITE_RELEASE, rows))
+
+    async def record(
+        self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
+    ) -> list[str | None]:
+        planned = [records.plan(item, outcome, config, now) for item, outcome in entries]
+        counts = records.failure_counts(entries)
+        limit = config.deactivate_after
+        reason = records.deactivation_reason(limit)
+
+        def work(conn: sqlite3.Connection) -> tuple[list[str | None], list[int]]:
+            statuses: list[str | None] = []
+            for p in planned:
+                item, outcome = p.item, p.outcome
+                try:
+                    conn.execute(
+                        records.SQLITE_ATTEMPT,
+                        (item.id, item.attempt, outcome.started_at, outcome.duration_ms,
+                         outcome.status_code, p.error, p.headers, p.body, outcome.truncated,
+                         outcome.length, worker),
+                    )  # fmt: skip
+                except sqlite3.IntegrityError:  # the delivery is gone (workspace deleted)
+                    statuses.append(None)
+                    continue
+                moved = conn.execute(
+                    records.SQLITE_MOVE,
+                    (p.status, item.attempt, p.next_attempt_at, outcome.status_code, p.error,
+                     p.completed_at, now, item.id, worker, item.lease_expires_at),
+                ).rowcount  # fmt: skip
+                statuses.append(p.status if moved else None)
+            deactivated = []
+            for c in counts:
+                row = conn.execute(
+                    records.SQLITE_COUNT,
+                    {"lead": c.lead, "reset": c.reset, "tail": c.tail, "peak": c.peak,
+                     "limit": limit, "now": now, "reason": reason, "id": c.subscription_id},
+                ).fetchone()  # fmt: skip
+                if row and not row["is_active"] and row["now_deactivated"] and (c.lead or c.peak):
+                    deactivated.append(c.subscription_id)
+            return statuses, deactivated
+
+        statuses, deactivated = await self._run(work)
+        _log_deactivated(deactivated, limit)
+        return statuses
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, shut)
+        self._thread.shutdown(wait=False)

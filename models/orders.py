@@ -8,30 +8,26 @@ count, the external_ref check and the next number are all read under that lock.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Final
 from zoneinfo import ZoneInfo
 
-from models import clock, db, messages, plans, stock
+from models import clock, db, messages, plans, reads, stock
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
 from models.stages import CANCEL_REFUSALS, OPEN_STAGES, Move, refusal
-from models.tables import (
-    Artwork,
-    Customer,
-    Order,
-    OrderLine,
-    Sku,
-    StageChange,
-    Workspace,
-)
+from models.tables import Customer, Order, StageChange
 
 # Money columns are signed 64-bit integers (minor units).
 MAX_CENTS = 2**63 - 1
+# Where every order starts: its stage, and its artwork's status and version.
+FIRST_STAGE: Final = "artwork"
+FIRST_ARTWORK_STATUS: Final = "awaiting_proof"
 
 
 @dataclass(frozen=True)
@@ -48,6 +44,27 @@ class Totals:
     subtotal_cents: int
     tax_cents: int
     total_cents: int
+
+
+@dataclass(frozen=True)
+class CreatedOrder:
+    """A new order as its detail shows it, from what its create wrote (nothing is re-read).
+
+    It is in FIRST_STAGE, with one history entry (none → FIRST_STAGE at `created_at`), its
+    artwork FIRST_ARTWORK_STATUS at version 0, and no invoice.
+    """
+
+    id: int
+    number: str
+    customer_id: int
+    customer_name: str
+    customer_slug: str
+    lines: Sequence[NewLine]
+    totals: Totals
+    currency: str
+    due_by: dt.datetime | None
+    external_ref: str | None
+    created_at: dt.datetime
 
 
 def round_half_up(value: Decimal) -> int:
@@ -77,93 +94,264 @@ def local_midnight(day: dt.date, timezone: str) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(timezone))
 
 
-async def _locked_workspace(workspace_id: int) -> dict[str, Any]:
-    query = Workspace.select(
-        Workspace.id,
-        Workspace.plan,
-        Workspace.trial_ends_at,
-        Workspace.open_order_limit,
-        Workspace.tax_rate,
-        Workspace.currency,
-        Workspace.timezone,
-    ).where(Workspace.id == workspace_id)
-    if db.is_postgres():
-        # NO KEY UPDATE: serialises creates here without blocking inserts that reference it.
-        query = query.lock_rows("NO KEY UPDATE")
-    workspace = await query.first()
-    if workspace is None:
-        raise NotFoundError("Workspace not found")
-    return workspace
+# The create's statements, on the transaction's connection (models.reads): a create runs
+# them on every request, and Piccolo's query building would cost more than the database.
+_OPEN_STAGE_LIST = ", ".join(f"'{stage}'" for stage in sorted(OPEN_STAGES))
+_OPEN_ORDERS = f"SELECT count(*) FROM orders WHERE workspace = $1 AND stage IN ({_OPEN_STAGE_LIST})"  # noqa: S608 - constant stage names
+_AFTER_LOCK = {
+    # (count open orders, look up external_ref) → statement
+    (True, False): reads.Sql(_OPEN_ORDERS),
+    (True, True): reads.Sql(
+        f"SELECT ({_OPEN_ORDERS}),"  # noqa: S608 - constant text
+        " (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2)"
+    ),
+    (False, True): reads.Sql(
+        "SELECT 0, (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2)"
+    ),
+}
+_ORDER_INSERT = reads.Sql(
+    """
+    INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, substage,
+        due_by, dispatched_at, carrier, tracking_number, currency, subtotal_cents, tax_cents,
+        total_cents, notes, external_ref, stock_consumed, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, NULL, NULL, NULL, $8, $9, $10, $11, $12, $13,
+        $14, $15, $15)
+    RETURNING id
+    """
+)
+_HISTORY_INSERT = reads.Sql(
+    """
+    INSERT INTO stage_history (workspace, "order", from_stage, to_stage, source, "user", at)
+    VALUES ($1, $2, NULL, $3, $4, $5, $6)
+    """
+)
+_ARTWORK_INSERT = reads.Sql(
+    """
+    INSERT INTO artwork (workspace, "order", status, version, approved_at, updated_at)
+    VALUES ($1, $2, $3, 0, NULL, $4)
+    """
+)
+_TOUCH_CUSTOMER = reads.Sql("UPDATE customers SET updated_at = $2 WHERE id = $1")
+LINE_WIDTH = 8  # values per order_lines row below
 
 
-async def _check_fields(
-    workspace_id: int, customer_id: int, lines: Sequence[NewLine], external_ref: str | None
-) -> tuple[dict[str, Any], dict[str, int]]:
-    """The customer row and SKU ids by code; every problem found is raised together."""
-    errors: dict[str, list[str]] = {}
-    customer = None
-    if 0 < customer_id <= MAX_ID:
-        customer = await (
-            Customer.select(Customer.id, Customer.tax_exempt)
-            .where(Customer.workspace == workspace_id, Customer.id == customer_id)
-            .first()
-        )
-    if customer is None:
-        errors["customer_id"] = ["The selected customer_id is invalid."]
-    if external_ref is not None:
-        taken = await (
-            Order.select(Order.id)
-            .where(Order.workspace == workspace_id, Order.external_ref == external_ref)
-            .first()
-        )
-        if taken is not None:
-            errors["external_ref"] = [
-                f"The external_ref has already been taken by order {taken['id']}."
-            ]
-    codes = sorted({line.sku for line in lines if line.sku is not None})
-    sku_ids: dict[str, int] = {}
-    if codes:
-        rows = await Sku.select(Sku.id, Sku.code).where(
-            Sku.workspace == workspace_id, Sku.code.is_in(codes)
-        )
-        sku_ids = {row["code"]: row["id"] for row in rows}
-    for index, line in enumerate(lines):
-        if line.sku is not None and line.sku not in sku_ids:
-            errors[f"lines.{index}.sku"] = [f"The selected lines.{index}.sku is invalid."]
-    if errors or customer is None:
-        raise InvalidFields(errors)
-    return customer, sku_ids
+@functools.lru_cache(maxsize=64)
+def _lock_statement(sku_codes: int, postgres: bool) -> reads.Sql:
+    """The workspace row, locked on PostgreSQL (`FOR NO KEY UPDATE`: creates in one workspace
+    queue here, while inserts that reference it are not blocked), read with the customer and
+    the `sku_codes` named SKUs ($3…), which concurrent creates do not change. Each SKU found
+    adds a row; without any, one row with NULL SKU columns."""
+    text = """
+        SELECT w.plan, w.trial_ends_at, w.open_order_limit, w.tax_rate, w.currency, w.timezone,
+               c.id, c.name, c.slug, c.tax_exempt, s.id, s.code, s.reserved
+        FROM workspaces w
+        LEFT JOIN customers c ON c.workspace = w.id AND c.id = $2
+        """
+    if sku_codes:
+        codes = ", ".join(f"${n}" for n in range(3, 3 + sku_codes))
+        text += f" LEFT JOIN skus s ON s.workspace = w.id AND s.code IN ({codes})"
+    else:
+        text += " LEFT JOIN skus s ON 1 = 0"
+    text += " WHERE w.id = $1"
+    return reads.Sql(text + (" FOR NO KEY UPDATE OF w" if postgres else ""))
 
 
-async def _check_open_order_limit(workspace: dict[str, Any], now: dt.datetime) -> None:
-    plan = plans.effective_plan(workspace["plan"], workspace["trial_ends_at"], now)
-    limit = plans.open_order_limit(plan, workspace["open_order_limit"])
-    if limit is None:
-        return
-    open_orders = await Order.count().where(
-        Order.workspace == workspace["id"], Order.stage.is_in(sorted(OPEN_STAGES))
+@functools.lru_cache(maxsize=64)
+def _lines_insert(count: int) -> reads.Sql:
+    """One INSERT for `count` lines (LINE_WIDTH values each)."""
+    rows = ", ".join(
+        "(" + ", ".join(f"${1 + row * LINE_WIDTH + n}" for n in range(LINE_WIDTH)) + ")"
+        for row in range(count)
     )
-    if open_orders >= limit:
+    return reads.Sql(
+        'INSERT INTO order_lines (workspace, "order", position, description, quantity,'  # noqa: S608
+        f" unit_price_cents, line_total_cents, sku) VALUES {rows}"  # only placeholders added
+    )
+
+
+@dataclass(frozen=True)
+class _Locked:
+    """What a create reads with the workspace lock."""
+
+    plan: str
+    trial_ends_at: dt.datetime | None
+    open_order_limit: int | None
+    tax_rate: Decimal
+    currency: str
+    timezone: str
+    customer: tuple[int, str, str, bool] | None  # id, name, slug, tax_exempt
+    skus: dict[str, tuple[int, int]]  # code → (id, reserved)
+
+
+async def _lock_workspace(
+    conn: reads.Reader, workspace_id: int, customer_id: int, codes: Sequence[str]
+) -> _Locked:
+    statement = _lock_statement(len(codes), db.is_postgres())
+    in_range = customer_id if 0 < customer_id <= MAX_ID else 0
+    rows = await conn.rows(statement, workspace_id, in_range, *codes)
+    if not rows:
+        raise NotFoundError("Workspace not found")
+    plan, trial_ends_at, limit, tax_rate, currency, timezone, c_id, name, slug, exempt = rows[0][
+        :10
+    ]
+    return _Locked(
+        plan=plan,
+        trial_ends_at=trial_ends_at,
+        open_order_limit=limit,
+        tax_rate=Decimal(str(tax_rate)),  # exact, whatever the driver gives
+        currency=currency,
+        timezone=timezone,
+        customer=None if c_id is None else (c_id, name, slug, bool(exempt)),
+        skus={row[11]: (row[10], row[12]) for row in rows if row[10] is not None},
+    )
+
+
+async def _read_after_lock(
+    conn: reads.Reader, workspace_id: int, *, count_open: bool, external_ref: str | None
+) -> tuple[int, int | None]:
+    """Open orders and the order holding `external_ref`. Read in a statement of their own,
+    once the lock is held: one that started before waiting for the lock would not see the
+    create it waited for."""
+    statement = _AFTER_LOCK.get((count_open, external_ref is not None))
+    if statement is None:
+        return 0, None
+    if external_ref is None:
+        row = await conn.row(statement, workspace_id)
+        return (int(row[0]) if row else 0), None
+    row = await conn.row(statement, workspace_id, external_ref)
+    return (int(row[0]), row[1]) if row else (0, None)
+
+
+def _field_errors(
+    locked: _Locked, lines: Sequence[NewLine], taken: int | None
+) -> dict[str, list[str]]:
+    """Customer, external_ref and SKU problems, reported together."""
+    errors: dict[str, list[str]] = {}
+    if locked.customer is None:
+        errors["customer_id"] = ["The selected customer_id is invalid."]
+    if taken is not None:
+        errors["external_ref"] = [f"The external_ref has already been taken by order {taken}."]
+    for index, line in enumerate(lines):
+        if line.sku is not None and line.sku not in locked.skus:
+            errors[f"lines.{index}.sku"] = [f"The selected lines.{index}.sku is invalid."]
+    return errors
+
+
+def _reservation_errors(
+    lines: Sequence[NewLine], sku_ids: dict[str, int], over: set[int]
+) -> InvalidFields:
+    return InvalidFields(
+        {
+            f"lines.{index}.sku": [
+                f"The lines.{index}.sku reservation would exceed the SKU's stock limits."
+            ]
+            for index, line in enumerate(lines)
+            if line.sku is not None and sku_ids[line.sku] in over
+        }
+    )
+
+
+def _check_open_order_limit(open_orders: int, limit: int | None, plan: str) -> None:
+    if limit is not None and open_orders >= limit:
         raise RuleRefused(
             f"The workspace has reached its limit of {limit} open orders ({plan} plan); "
             "dispatch or cancel orders, or upgrade the plan."
         )
 
 
-async def _check_reservations(
-    lines: Sequence[NewLine], sku_ids: dict[str, int], reservations: Counter[int]
-) -> None:
-    over = await stock.over_reservation_limit(reservations)
-    if over:
-        raise InvalidFields(
-            {
-                f"lines.{index}.sku": [
-                    f"The lines.{index}.sku reservation would exceed the SKU's stock limits."
-                ]
-                for index, line in enumerate(lines)
-                if line.sku is not None and sku_ids[line.sku] in over
-            }
+async def create(
+    *,
+    workspace_id: int,
+    customer_id: int,
+    lines: Sequence[NewLine],
+    due_by: dt.date | None = None,
+    notes: str = "",
+    external_ref: str | None = None,
+    user_id: int | None = None,
+) -> CreatedOrder:
+    """Create an order in FIRST_STAGE with its lines, first history entry, artwork row and
+    stock reservations, in one transaction.
+
+    Raises InvalidFields (fields, then stock limits, then amounts) or RuleRefused (plan
+    limit); nothing is written then.
+    """
+    now = clock.now()
+    codes = sorted({line.sku for line in lines if line.sku is not None})
+    async with db.transaction(), reads.connection() as conn:
+        locked = await _lock_workspace(conn, workspace_id, customer_id, codes)
+        plan = plans.effective_plan(locked.plan, locked.trial_ends_at, now)
+        limit = plans.open_order_limit(plan, locked.open_order_limit)
+        open_orders, taken = await _read_after_lock(
+            conn, workspace_id, count_open=limit is not None, external_ref=external_ref
         )
+        errors = _field_errors(locked, lines, taken)
+        if errors or locked.customer is None:
+            raise InvalidFields(errors)
+        _, customer_name, customer_slug, tax_exempt = locked.customer
+        sku_ids = {code: sku_id for code, (sku_id, _) in locked.skus.items()}
+        reservations: Counter[int] = Counter()
+        for line in lines:
+            if line.sku is not None:
+                reservations[sku_ids[line.sku]] += line.quantity
+        reserved = dict(locked.skus.values())
+        over = stock.over_reservation_limit(reserved, reservations)
+        if over:
+            raise _reservation_errors(lines, sku_ids, over)
+        totals = compute_totals(lines, locked.tax_rate, tax_exempt)
+        _check_open_order_limit(open_orders, limit, plan)
+        year = local_year(now, locked.timezone)
+        number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
+        due = local_midnight(due_by, locked.timezone) if due_by else None
+        inserted = await conn.row(
+            _ORDER_INSERT,
+            workspace_id,
+            customer_id,
+            number,
+            year,
+            seq,
+            FIRST_STAGE,
+            due,
+            locked.currency,
+            totals.subtotal_cents,
+            totals.tax_cents,
+            totals.total_cents,
+            notes,
+            external_ref,
+            False,
+            now,
+        )
+        if inserted is None:
+            raise RuntimeError("INSERT INTO orders returned no id")
+        order_id = int(inserted[0])
+        values: list[Any] = []
+        for position, line in enumerate(lines):
+            sku_id = sku_ids[line.sku] if line.sku is not None else None
+            values += (
+                workspace_id, order_id, position, line.description, line.quantity,
+                line.unit_price_cents, totals.line_totals[position], sku_id,
+            )  # fmt: skip
+        await conn.rows(_lines_insert(len(lines)), *values)
+        source = "api" if user_id is not None else "operator"
+        await conn.rows(_HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, source, user_id, now)
+        await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
+        refused = await stock.reserve(reservations, now)
+        if refused:  # `reserved` grew past the column since it was read: nothing is kept
+            raise _reservation_errors(lines, sku_ids, refused)
+        # The customer's orders_count and open_orders changed.
+        await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
+    return CreatedOrder(
+        id=order_id,
+        number=number,
+        customer_id=customer_id,
+        customer_name=customer_name,
+        customer_slug=customer_slug,
+        lines=lines,
+        totals=totals,
+        currency=locked.currency,
+        due_by=due,
+        external_ref=external_ref,
+        created_at=now,
+    )
 
 
 async def create_order(
@@ -176,68 +364,17 @@ async def create_order(
     external_ref: str | None = None,
     user_id: int | None = None,
 ) -> int:
-    """Create an order in `artwork` with its lines, first history entry, artwork row and
-    stock reservations; returns its id. Raises InvalidFields or RuleRefused (plan limit)."""
-    now = clock.now()
-    async with db.transaction():
-        workspace = await _locked_workspace(workspace_id)
-        customer, sku_ids = await _check_fields(workspace_id, customer_id, lines, external_ref)
-        reservations: Counter[int] = Counter()
-        for line in lines:
-            if line.sku is not None:
-                reservations[sku_ids[line.sku]] += line.quantity
-        await _check_reservations(lines, sku_ids, reservations)
-        totals = compute_totals(lines, workspace["tax_rate"], customer["tax_exempt"])
-        await _check_open_order_limit(workspace, now)
-        year = local_year(now, workspace["timezone"])
-        number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
-        order = Order(
-            workspace=workspace_id,
-            customer=customer_id,
-            number=number,
-            number_year=year,
-            number_seq=seq,
-            stage="artwork",
-            due_by=local_midnight(due_by, workspace["timezone"]) if due_by else None,
-            currency=workspace["currency"],
-            subtotal_cents=totals.subtotal_cents,
-            tax_cents=totals.tax_cents,
-            total_cents=totals.total_cents,
-            notes=notes,
-            external_ref=external_ref,
-            created_at=now,
-            updated_at=now,
-        )
-        await order.save()
-        await OrderLine.insert(
-            *[
-                OrderLine(
-                    workspace=workspace_id,
-                    order=order.id,
-                    position=position,
-                    description=line.description,
-                    quantity=line.quantity,
-                    unit_price_cents=line.unit_price_cents,
-                    line_total_cents=totals.line_totals[position],
-                    sku=sku_ids[line.sku] if line.sku is not None else None,
-                )
-                for position, line in enumerate(lines)
-            ]
-        )
-        await StageChange(
-            workspace=workspace_id,
-            order=order.id,
-            from_stage=None,
-            to_stage="artwork",
-            source="api" if user_id is not None else "operator",
-            user=user_id,
-            at=now,
-        ).save()
-        await Artwork(workspace=workspace_id, order=order.id, updated_at=now).save()
-        await stock.reserve(reservations, now)
-        # The customer's orders_count and open_orders changed.
-        await Customer.update({Customer.updated_at: now}).where(Customer.id == customer_id)
-    return int(order.id)
+    """`create`, for callers that only need the new order's id."""
+    created = await create(
+        workspace_id=workspace_id,
+        customer_id=customer_id,
+        lines=lines,
+        due_by=due_by,
+        notes=notes,
+        external_ref=external_ref,
+        user_id=user_id,
+    )
+    return created.id
 
 
 async def cancel_order(*, workspace_id: int, order_id: int) -> None:

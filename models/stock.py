@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Literal
 
+from models import reads
 from models.tables import OrderLine, Sku
 
 SkuStatus = Literal["in_stock", "low_stock", "out_of_stock", "discontinued"]
@@ -41,21 +42,30 @@ async def order_quantities(order_id: int) -> Counter[int]:
     return totals
 
 
-async def over_reservation_limit(quantities: Mapping[int, int]) -> set[int]:
-    """SKU ids whose `reserved` would overflow its column if these quantities were added."""
-    if not quantities:
-        return set()
-    rows = await Sku.select(Sku.id, Sku.reserved).where(Sku.id.is_in(list(quantities)))
-    return {row["id"] for row in rows if row["reserved"] + quantities[row["id"]] > MAX_LEVEL}
+def over_reservation_limit(reserved: Mapping[int, int], quantities: Mapping[int, int]) -> set[int]:
+    """SKU ids whose `reserved` (as read) would overflow its column if these were added."""
+    return {sku_id for sku_id, q in quantities.items() if reserved[sku_id] + q > MAX_LEVEL}
 
 
-async def reserve(quantities: Mapping[int, int], now: dt.datetime) -> None:
-    """At create: `reserved += q` (shortages allowed; `available` may go negative)."""
-    for sku_id in sorted(quantities):
-        q = quantities[sku_id]
-        await Sku.update({Sku.reserved: Sku.reserved + q, Sku.updated_at: now}).where(
-            Sku.id == sku_id
-        )
+_RESERVE = reads.Sql(
+    "UPDATE skus SET reserved = reserved + $2, updated_at = $3 WHERE id = $1 AND reserved <= $4"
+    " RETURNING id"
+)
+
+
+async def reserve(quantities: Mapping[int, int], now: dt.datetime) -> set[int]:
+    """At create: `reserved += q` (shortages allowed; `available` may go negative).
+
+    Returns the SKU ids left alone because `reserved` would overflow its column: the caller
+    must then roll back.
+    """
+    refused: set[int] = set()
+    async with reads.connection() as conn:
+        for sku_id in sorted(quantities):
+            q = quantities[sku_id]
+            if await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q) is None:
+                refused.add(sku_id)
+    return refused
 
 
 async def consume(quantities: Mapping[int, int], now: dt.datetime) -> None:

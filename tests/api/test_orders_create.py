@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
-from models import clock
+from models import clock, db, reads, stock
 from models.orders import NewLine, compute_totals
 from models.tables import (
     Artwork,
@@ -86,6 +87,30 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
     assert await Artwork.count().where(Artwork.order == body["id"]) == 1
     # No webhook event for creation (docs/webhooks.md), even with a `*` subscription.
     assert await WebhookEvent.count() == 0
+
+
+async def test_the_created_body_is_byte_for_byte_the_detail_get_answers(client):
+    """The 201 body is shaped from what the create wrote, not re-read: it must still be
+    exactly what GET /orders/{id} answers, for every kind of field."""
+    s = await shop(timezone="Pacific/Auckland", tax_rate=Decimal("12.50"), currency="NZD")
+    exempt = await factories.customer(s.ws, "Zoë's Café", tax_exempt=True)
+    await factories.sku(s.ws, "TEE-BLK-M")
+    await factories.sku(s.ws, "HOOD-GRY-L")
+    for customer, extra in (
+        (s.customer, {"due_by": "2026-12-31", "external_ref": "ref-ü-1", "notes": "n"}),
+        (exempt, {"due_by": None, "external_ref": None}),
+    ):
+        lines = [
+            line(sku="HOOD-GRY-L", description="Hoodie \u2013 \u201cfront\u201d", quantity=3),
+            line(unit_price_cents=0),
+            line(sku="TEE-BLK-M", quantity=10_000, unit_price_cents=100_000_000),
+            line(sku="HOOD-GRY-L", quantity=1, unit_price_cents=1),
+        ]
+        response = await create(client, s.auth, order_body(customer.id, lines=lines, **extra))
+        assert response.status_code == 201, response.text
+        detail = await client.get(response.headers["location"], headers=s.auth)
+        assert detail.status_code == 200
+        assert response.content == detail.content
 
 
 async def test_create_records_no_event_even_when_subscribed(client):
@@ -436,3 +461,56 @@ async def test_a_create_failing_midway_rolls_everything_back(client):
     response = await create(client, s.auth, order_body(s.customer.id, lines=[line(sku="TEE")]))
     assert response.status_code == 500
     assert await snapshot() == before
+
+
+async def test_a_reservation_that_would_overflow_at_write_time_is_refused_and_kept_out(client):
+    """`reserved` is checked when the SKUs are read and again by the UPDATE itself, so a
+    reservation racing past the column's limit is refused, never wrapped or a 500."""
+    ws, _, _ = await factories.account()
+    near_full = await factories.sku(ws, "FULL", reserved=2**31 - 5)
+    roomy = await factories.sku(ws, "ROOMY", reserved=3)
+    async with db.transaction():
+        refused = await stock.reserve({near_full.id: 5, roomy.id: 4}, clock.now())
+    assert refused == {near_full.id}
+    rows = await Sku.select(Sku.id, Sku.reserved).where(Sku.workspace == ws.id)
+    assert {row["id"]: row["reserved"] for row in rows} == {near_full.id: 2**31 - 5, roomy.id: 7}
+
+
+# --- cost -------------------------------------------------------------------------------------
+
+
+async def test_a_create_costs_a_few_statements_whatever_its_size(client, monkeypatch):
+    """One statement per step, not per line: the same count for 1 line or 100, plus one
+    stock update per distinct SKU; nothing is read back for the response."""
+    engine = db.engine()
+    engine_class = type(engine)
+    real = engine_class.run_querystring
+    seen: list[str] = []
+
+    async def spy(self: Any, querystring: Any, *args: Any, **kwargs: Any) -> Any:
+        if self is engine:
+            seen.append(str(querystring))
+        return await real(self, querystring, *args, **kwargs)
+
+    monkeypatch.setattr(engine_class, "run_querystring", spy)
+    s = await shop()
+    for code in ("A", "B", "C"):
+        await factories.sku(s.ws, code)
+
+    async def statements(lines: list[dict[str, Any]]) -> list[str]:
+        seen.clear()
+        with reads.watch(lambda sql, _: seen.append(sql)):
+            response = await create(client, s.auth, order_body(s.customer.id, lines=lines))
+        assert response.status_code == 201, response.text
+        return list(seen)
+
+    first = await statements([line()])  # the year's first number also creates its counter
+    one = await statements([line()])
+    assert len(first) == len(one) + 2, first
+    hundred = await statements([line()] * 100)
+    skus = await statements([line(sku="A"), line(sku="B"), line(sku="A"), line(sku="C")])
+    assert len(one) == len(hundred) <= 10, one
+    assert len(skus) == len(one) + 3, skus
+    read_back = ("order_lines", "stage_history", "artwork", "invoices")
+    selects = [sql for sql in one if sql.lstrip().upper().startswith("SELECT")]
+    assert not [sql for sql in selects if any(f"FROM {t}" in sql for t in read_back)], selects

@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from models import clock, db
+from models import clock, reads
 from models.errors import ConflictError, InvalidFields
 from models.tables import IdempotencyKey
 
@@ -49,21 +49,22 @@ def _owned(claim: Claim) -> Any:
 
 
 async def _insert(user_id: int, key: str, request_hash: str, now: dt.datetime) -> Claim | None:
-    async with db.transaction():
-        rows = await (
-            IdempotencyKey.insert(
-                IdempotencyKey(
-                    user=user_id,
-                    key=key,
-                    request_hash=request_hash,
-                    status="running",
-                    created_at=now,
-                    expires_at=now + TTL,
-                )
+    """One INSERT, committed on its own (autocommit): the claim is visible at once to every
+    other request with the key."""
+    rows = await (
+        IdempotencyKey.insert(
+            IdempotencyKey(
+                user=user_id,
+                key=key,
+                request_hash=request_hash,
+                status="running",
+                created_at=now,
+                expires_at=now + TTL,
             )
-            .on_conflict(target=(IdempotencyKey.user, IdempotencyKey.key), action="DO NOTHING")
-            .returning(IdempotencyKey.id)
         )
+        .on_conflict(target=(IdempotencyKey.user, IdempotencyKey.key), action="DO NOTHING")
+        .returning(IdempotencyKey.id)
+    )
     return Claim(int(rows[0]["id"]), now) if rows else None
 
 
@@ -139,25 +140,26 @@ async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResp
     raise ConflictError("This Idempotency-Key is busy; retry shortly.")
 
 
+_COMPLETE = reads.Sql(
+    """
+    UPDATE idempotency_keys
+    SET status = 'completed', response_status = $3, response_body = $4, response_location = $5
+    WHERE id = $1 AND created_at = $2 AND status = 'running'
+    RETURNING id
+    """
+)
+
+
 async def complete(claim: Claim, *, status: int, body: str, location: str | None) -> None:
-    """Store the response; call inside the transaction that made the change.
+    """Store the response; call inside the transaction that made the change (it runs on that
+    transaction's connection).
 
     If the row is no longer ours (taken over after being presumed abandoned), the change
     must not commit: raising here rolls it back.
     """
-    updated = await (
-        IdempotencyKey.update(
-            {
-                IdempotencyKey.status: "completed",
-                IdempotencyKey.response_status: status,
-                IdempotencyKey.response_body: body,
-                IdempotencyKey.response_location: location,
-            }
-        )
-        .where(_owned(claim))
-        .returning(IdempotencyKey.id)
-    )
-    if not updated:
+    async with reads.connection() as conn:
+        updated = await conn.row(_COMPLETE, claim.row_id, claim.claimed_at, status, body, location)
+    if updated is None:
         raise ConflictError("This Idempotency-Key was taken over by another request.")
 
 

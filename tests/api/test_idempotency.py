@@ -9,7 +9,7 @@ import json
 import pytest
 
 from api.idempotency import request_hash
-from models import clock, idempotency
+from models import clock, db, idempotency
 from models.errors import ConflictError, InvalidFields
 from models.tables import IdempotencyKey, Order, StageChange, Workspace
 from tests import factories
@@ -250,9 +250,11 @@ async def test_a_taken_over_claim_cannot_complete(backend):
     second = await idempotency.claim(user.id, "slow", "h" * 64)
     assert isinstance(second, idempotency.Claim)
     with pytest.raises(ConflictError):
-        await idempotency.complete(stale, status=201, body="{}", location=None)
+        async with db.transaction():  # complete() runs in the change's transaction
+            await idempotency.complete(stale, status=201, body="{}", location=None)
     await idempotency.release(stale)  # a stale owner cannot drop the new claim either
-    await idempotency.complete(second, status=201, body="{}", location=None)
+    async with db.transaction():
+        await idempotency.complete(second, status=201, body="{}", location=None)
     stored = await idempotency.claim(user.id, "slow", "h" * 64)
     assert stored == idempotency.StoredResponse(status=201, body="{}", location=None)
 

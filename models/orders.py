@@ -97,13 +97,18 @@ def local_midnight(day: dt.date, timezone: str) -> dt.datetime:
 # The create's statements, on the transaction's connection (models.reads): a create runs
 # them on every request, and Piccolo's query building would cost more than the database.
 _OPEN_STAGE_LIST = ", ".join(f"'{stage}'" for stage in sorted(OPEN_STAGES))
-_OPEN_ORDERS = f"SELECT count(*) FROM orders WHERE workspace = $1 AND stage IN ({_OPEN_STAGE_LIST})"  # noqa: S608 - constant stage names
+# Open orders, counted up to the limit ($2) only: that is all the check needs, and the cost
+# stays bounded by the plan's limit however many orders are open.
+_OPEN_ORDERS = (
+    "SELECT count(*) FROM (SELECT 1 FROM orders"  # noqa: S608 - constant stage names
+    f" WHERE workspace = $1 AND stage IN ({_OPEN_STAGE_LIST}) LIMIT $2) AS open_orders"
+)
 _AFTER_LOCK = {
     # (count open orders, look up external_ref) → statement
     (True, False): reads.Sql(_OPEN_ORDERS),
     (True, True): reads.Sql(
         f"SELECT ({_OPEN_ORDERS}),"  # noqa: S608 - constant text
-        " (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2)"
+        " (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $3)"
     ),
     (False, True): reads.Sql(
         "SELECT 0, (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2)"
@@ -207,19 +212,25 @@ async def _lock_workspace(
 
 
 async def _read_after_lock(
-    conn: reads.Reader, workspace_id: int, *, count_open: bool, external_ref: str | None
+    conn: reads.Reader, workspace_id: int, *, limit: int | None, external_ref: str | None
 ) -> tuple[int, int | None]:
-    """Open orders and the order holding `external_ref`. Read in a statement of their own,
-    once the lock is held: one that started before waiting for the lock would not see the
-    create it waited for."""
-    statement = _AFTER_LOCK.get((count_open, external_ref is not None))
+    """Open orders (up to `limit`; none counted without one) and the order holding
+    `external_ref`. Read in a statement of their own, once the lock is held: one that started
+    before waiting for the lock would not see the create it waited for."""
+    statement = _AFTER_LOCK.get((limit is not None, external_ref is not None))
     if statement is None:
         return 0, None
+    args: list[Any] = [workspace_id]
+    if limit is not None:
+        args.append(limit)
+    if external_ref is not None:
+        args.append(external_ref)
+    row = await conn.row(statement, *args)
+    if row is None:
+        raise RuntimeError("the checks after the lock returned no row")
     if external_ref is None:
-        row = await conn.row(statement, workspace_id)
-        return (int(row[0]) if row else 0), None
-    row = await conn.row(statement, workspace_id, external_ref)
-    return (int(row[0]), row[1]) if row else (0, None)
+        return int(row[0]), None
+    return int(row[0]), row[1]
 
 
 def _field_errors(
@@ -282,7 +293,7 @@ async def create(
         plan = plans.effective_plan(locked.plan, locked.trial_ends_at, now)
         limit = plans.open_order_limit(plan, locked.open_order_limit)
         open_orders, taken = await _read_after_lock(
-            conn, workspace_id, count_open=limit is not None, external_ref=external_ref
+            conn, workspace_id, limit=limit, external_ref=external_ref
         )
         errors = _field_errors(locked, lines, taken)
         if errors or locked.customer is None:

@@ -359,6 +359,20 @@ async def test_external_ref_is_unique_per_workspace_and_names_the_order(client):
         assert (await create(client, s.auth, order_body(s.customer.id))).status_code == 201
 
 
+@pytest.mark.parametrize("plan", ["premium", "enterprise"])  # with and without a limit to count
+async def test_a_taken_external_ref_is_a_field_error_before_the_plan_limit(client, plan):
+    s = await shop(plan=plan)
+    first = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-7"))
+    assert first.status_code == 201
+    await _open_orders(s.ws, s.customer, 499)  # premium is now at its limit of 500
+    again = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-7"))
+    assert again.status_code == 422
+    message = f"The external_ref has already been taken by order {first.json()['id']}."
+    assert again.json() == {"message": message, "errors": {"external_ref": [message]}}
+    fresh = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-8"))
+    assert fresh.status_code == (201 if plan == "enterprise" else 422), fresh.text
+
+
 async def test_every_database_check_is_reported_at_once(client):
     s = await shop()
     await create(client, s.auth, order_body(s.customer.id, external_ref="dup"))

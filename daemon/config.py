@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from models.settings import Settings, get_settings
 
 DEFAULT_LEASE = 60.0  # seconds a claim lasts; must outlive one attempt (WEBHOOK_TIMEOUT)
-DEFAULT_CONCURRENCY = 10
+DEFAULT_CONCURRENCY = 64  # requests in flight; as many more claimed deliveries wait for a slot
 SHUTDOWN_MARGIN = 5.0  # seconds beyond WEBHOOK_TIMEOUT that in-flight requests get on stop
 
 

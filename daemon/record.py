@@ -71,7 +71,8 @@ class FailureCount:
 
     Applied one by one, failures add 1 and a success sets the counter to 0. Together: without
     a success the counter grows by `lead`; with one it ends at `tail`. The limit is reached if
-    the stored count plus `lead`, or any run of failures after a success (`peak`), gets there.
+    failures before the first success take the stored count there (`lead` > 0 and stored +
+    `lead` >= limit), or any run of failures after a success (`peak`) does.
     """
 
     subscription_id: int
@@ -88,10 +89,6 @@ class FailureCount:
             self.peak = max(self.peak, self.tail)
         else:
             self.lead += 1
-
-    def changes(self) -> bool:
-        """False only for a success-only batch; the store then skips counters already at 0."""
-        return self.lead > 0 or self.tail > 0
 
 
 def failure_counts(entries: list[Entry]) -> list[FailureCount]:
@@ -137,12 +134,13 @@ WITH r AS (
         consecutive_failures = CASE WHEN c.reset THEN c.tail
             ELSE s.consecutive_failures + c.lead END,
         deactivated_at = CASE WHEN s.is_active
-            AND (s.consecutive_failures + c.lead >= $17 OR c.peak >= $17)
+            AND ((c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17)
             THEN $16 ELSE s.deactivated_at END,
         deactivated_reason = CASE WHEN s.is_active
-            AND (s.consecutive_failures + c.lead >= $17 OR c.peak >= $17)
+            AND ((c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17)
             THEN $18 ELSE s.deactivated_reason END,
-        is_active = CASE WHEN s.consecutive_failures + c.lead >= $17 OR c.peak >= $17
+        is_active = CASE
+            WHEN (c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17
             THEN false ELSE s.is_active END,
         updated_at = $16
     FROM unnest($19::integer[], $20::integer[], $21::boolean[], $22::integer[], $23::integer[])
@@ -174,12 +172,13 @@ SQLITE_COUNT = """
 UPDATE webhook_subscriptions SET
     consecutive_failures = CASE WHEN :reset THEN :tail ELSE consecutive_failures + :lead END,
     deactivated_at = CASE WHEN is_active
-        AND (consecutive_failures + :lead >= :limit OR :peak >= :limit)
+        AND ((:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit)
         THEN :now ELSE deactivated_at END,
     deactivated_reason = CASE WHEN is_active
-        AND (consecutive_failures + :lead >= :limit OR :peak >= :limit)
+        AND ((:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit)
         THEN :reason ELSE deactivated_reason END,
-    is_active = CASE WHEN consecutive_failures + :lead >= :limit OR :peak >= :limit
+    is_active = CASE
+        WHEN (:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit
         THEN 0 ELSE is_active END,
     updated_at = :now
 WHERE id = :id AND (:lead > 0 OR :tail > 0 OR consecutive_failures <> 0)

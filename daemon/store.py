@@ -253,6 +253,9 @@ class SqliteStore:
             )
             conn.row_factory = sqlite3.Row
             conn.execute("PRAGMA foreign_keys = 1")
+            # WAL without an fsync per commit, for this connection only: what a power cut
+            # could take back (a claim, a result) is sent again, as at-least-once allows.
+            conn.execute("PRAGMA synchronous = NORMAL")
             self._conn = conn
         conn = self._conn
         try:

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import redis.asyncio as aioredis
-from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
 from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
@@ -45,6 +44,8 @@ WINDOW_SECONDS = 60
 READ, WRITE = "read", "write"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LIMIT_HEADER, REMAINING_HEADER = "X-RateLimit-Limit", "X-RateLimit-Remaining"
+_RAW_LIMIT, _RAW_REMAINING = LIMIT_HEADER.lower().encode(), REMAINING_HEADER.lower().encode()
+_RAW_HEADER_NAMES = frozenset({_RAW_LIMIT, _RAW_REMAINING})
 
 
 class Decision(NamedTuple):
@@ -58,6 +59,13 @@ class Decision(NamedTuple):
         if not self.allowed:
             values["Retry-After"] = str(self.retry_after)
         return values
+
+    def raw_headers(self) -> list[tuple[bytes, bytes]]:
+        """`headers()` as ASGI header pairs, for an allowed request's response."""
+        return [
+            (_RAW_LIMIT, str(self.limit).encode()),
+            (_RAW_REMAINING, str(self.remaining).encode()),
+        ]
 
 
 def _decision(allowed: bool, limit: int, remaining: int, wait_seconds: float) -> Decision:
@@ -225,13 +233,20 @@ class RateLimitMiddleware(ASGIMiddleware):
                 f"retry in {decision.retry_after} s",
                 headers=decision.headers(),
             )
-        extra = decision.headers()
+        extra = decision.raw_headers()
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = MutableScopeHeaders.from_message(message)
-                for name, value in extra.items():
-                    headers[name] = value
+                # Raw header pairs (replacing any of the same name), not MutableScopeHeaders:
+                # this runs on every authenticated response.
+                message["headers"] = [
+                    *(
+                        pair
+                        for pair in message.get("headers") or ()
+                        if pair[0].lower() not in _RAW_HEADER_NAMES
+                    ),
+                    *extra,
+                ]
             await send(message)
 
         await next_app(scope, receive, send_with_headers)

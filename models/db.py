@@ -98,11 +98,19 @@ async def migrate() -> None:
         raise RuntimeError(f"migrations failed: {result.message}")
 
 
+async def _keep_session(_: object) -> None:
+    """The pool's release hook, in place of asyncpg's default reset query (advisory unlock,
+    CLOSE ALL, UNLISTEN, RESET ALL: a round trip on every release, and Piccolo releases after
+    every statement). Nothing here changes session state on pooled connections (no SET, LISTEN,
+    advisory locks or held cursors; the daemon listens on a connection of its own), and
+    asyncpg still rolls back a transaction left open before calling this."""
+
+
 async def start(db: Engine | None = None) -> None:
     """Open the pool (PostgreSQL) or set WAL mode (SQLite); called from app/daemon lifespans."""
     db = db or engine()
     if isinstance(db, PostgresEngine):
-        await db.start_connection_pool(min_size=1, max_size=10)
+        await db.start_connection_pool(min_size=1, max_size=10, reset=_keep_session)
     else:
         await db.run_ddl("PRAGMA journal_mode=WAL")
 

@@ -15,7 +15,7 @@ import datetime as dt
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from piccolo.engine.postgres import PostgresEngine
@@ -28,6 +28,8 @@ StatementListener = Callable[[str, Sequence[Any]], None]
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 _ANY = re.compile(r"= ANY\((\$\d+)\)")
+_UTC_TEXT = re.compile(r"UTC_TEXT\(([\w.\"]+)\)")
+_PG_UTC_TEXT = r"""to_char(\1 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
 _UTC = dt.UTC
 # A read never waits long: in WAL mode readers take no lock a writer holds; this only covers
 # a database left in rollback-journal mode, where a commit briefly locks readers out.
@@ -37,14 +39,19 @@ SQLITE_BUSY_SECONDS = 5.0
 class Sql:
     """One statement, written once in PostgreSQL's dialect with `$n` placeholders. Its SQLite
     form numbers the same placeholders `?n` and reads a list parameter (`= ANY($n)`) as a
-    JSON array through `json_each`, so each statement has one text and is prepared once."""
+    JSON array through `json_each`, so each statement has one text and is prepared once.
+
+    `UTC_TEXT(column)` selects a timestamp for `iso()`: PostgreSQL renders it in the API's
+    form in the statement (cheaper there than a datetime built and formatted in Python);
+    SQLite returns the fixed-width text it stores, which `iso()` slices."""
 
     __slots__ = ("has_list", "postgres", "sqlite")
 
     def __init__(self, text: str) -> None:
-        self.postgres = " ".join(text.split())
-        self.has_list = _ANY.search(self.postgres) is not None
-        sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", self.postgres)
+        text = " ".join(text.split())
+        self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, text)
+        self.has_list = _ANY.search(text) is not None
+        sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", _UTC_TEXT.sub(r"\1", text))
         self.sqlite = _PLACEHOLDER.sub(r"?\1", sqlite)
 
 
@@ -182,30 +189,45 @@ def close() -> None:
             conn.close()
 
 
-@contextlib.asynccontextmanager
-async def connection() -> AsyncIterator[Reader]:
-    """One connection for every statement of a request, on the engine bound now."""
-    engine = db.engine()
-    transaction = engine.current_transaction.get()
-    if isinstance(engine, PostgresEngine):
-        if transaction is not None:
-            yield _Postgres(transaction.connection)
-        elif engine.pool is not None:
-            async with engine.pool.acquire() as conn:
-                yield _Postgres(conn)
-        else:  # no pool (a script): a connection of its own, as Piccolo would open
+class _Connection:
+    """The async context of `connection()` (a plain class: cheaper than a generator-based
+    context manager on a path taken once or twice per request)."""
+
+    __slots__ = ("_close", "_pool", "_pooled")
+
+    async def __aenter__(self) -> Reader:
+        self._pool: Any = None
+        self._close: Any = None
+        engine = db.engine()
+        transaction = engine.current_transaction.get()
+        if isinstance(engine, SQLiteEngine):
+            if transaction is not None:
+                return _SqliteTransaction(transaction.connection)
+            return _Sqlite(_sqlite_connection(engine))
+        if isinstance(engine, PostgresEngine):
+            if transaction is not None:
+                return _Postgres(transaction.connection)
+            if engine.pool is not None:
+                self._pool = engine.pool
+                self._pooled = await engine.pool.acquire()
+                return _Postgres(self._pooled)
+            # No pool (a script): a connection of its own, as Piccolo would open.
             conn = await engine.get_new_connection()
-            try:
-                yield _Postgres(conn)
-            finally:
-                await conn.close()
-    elif isinstance(engine, SQLiteEngine):
-        if transaction is not None:
-            yield _SqliteTransaction(transaction.connection)
-        else:
-            yield _Sqlite(_sqlite_connection(engine))
-    else:
+            self._close = conn.close
+            return _Postgres(conn)
         raise TypeError(f"unsupported engine {type(engine).__name__}")
+
+    async def __aexit__(self, *_: object) -> None:
+        if self._pool is not None:
+            await self._pool.release(self._pooled)
+        elif self._close is not None:
+            await self._close()
+
+
+def connection() -> _Connection:
+    """`async with reads.connection() as reader:` one connection for every statement of a
+    request, on the engine bound now."""
+    return _Connection()
 
 
 # --- stored values → API values ---------------------------------------------------------
@@ -223,8 +245,10 @@ def when(value: str | dt.datetime) -> dt.datetime:
 def iso(value: str | dt.datetime) -> str:
     """The API's timestamp form (models.clock.iso): ISO 8601, UTC offset, whole seconds."""
     if isinstance(value, str):
-        # The fixed-width form models/db.py stores: "2026-11-22 10:15:00.123456+00:00".
-        if len(value) == 32 and value.endswith("+00:00") and value[10] == " ":
+        if len(value) == 25 and value[10] == "T" and value.endswith("+00:00"):
+            return value  # rendered by the statement (UTC_TEXT on PostgreSQL)
+        # The fixed-width text models/db.py stores: "2026-11-22 10:15:00.123456+00:00".
+        if len(value) == 32 and value[10] == " " and value.endswith("+00:00"):
             return f"{value[:10]}T{value[11:19]}+00:00"
         value = when(value)
     if value.tzinfo is not _UTC:

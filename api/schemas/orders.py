@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
@@ -111,11 +111,24 @@ class OrderDetail(Order):
     ]
 
 
+# Due dates repeat (many orders share a date), and converting one to the workspace's zone is
+# the dearest part of an order row: remember recent answers.
+_LOCAL_ISO_CACHE: dict[tuple[str | dt.datetime, str], str] = {}
+_LOCAL_ISO_CACHE_SIZE = 4096
+
+
 def local_iso(value: str | dt.datetime | None, timezone: str) -> str | None:
     """`due_by` keeps the workspace's offset, so its date part is the date that was asked for."""
     if value is None:
         return None
-    return when(value).astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds")
+    key = (value, timezone)
+    text = _LOCAL_ISO_CACHE.get(key)
+    if text is None:
+        text = when(value).astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds")
+        if len(_LOCAL_ISO_CACHE) >= _LOCAL_ISO_CACHE_SIZE:
+            _LOCAL_ISO_CACHE.clear()
+        _LOCAL_ISO_CACHE[key] = text
+    return text
 
 
 def lines_by_order(rows: Iterable[Row]) -> dict[int, list[OrderLine]]:
@@ -136,44 +149,43 @@ def lines_by_order(rows: Iterable[Row]) -> dict[int, list[OrderLine]]:
     return grouped
 
 
-def _order_fields(row: Row, lines: list[OrderLine], timezone: str) -> dict[str, Any]:
-    """The fields every order body has, from an order row (models.queries.orders)."""
+def _order(row: Row, lines: list[OrderLine], timezone: str) -> Order:
+    """An order body from an order row (models.queries.orders.ORDER_COLUMNS)."""
     (
         order_id, number, stage, substage, due_by, dispatched_at, carrier, tracking_number,
         external_ref, subtotal, tax, total, currency, created_at, updated_at,
         customer_id, customer_name, customer_slug,
-    ) = row[:18]  # fmt: skip
-    return {
-        "id": order_id,
-        "number": number,
-        "stage": stage,
-        "substage": substage,
-        "due_by": local_iso(due_by, timezone),
-        "dispatched_at": iso_or_none(dispatched_at),
-        "carrier": carrier,
-        "tracking_number": tracking_number,
-        "external_ref": external_ref,
-        "totals": Totals(
-            subtotal_cents=subtotal, tax_cents=tax, total_cents=total, currency=currency
-        ),
-        "customer": CustomerRef(id=customer_id, name=customer_name, slug=customer_slug),
-        "lines": lines,
-        "created_at": iso(created_at),
-        "updated_at": iso(updated_at),
-    }
+    ) = row  # fmt: skip
+    return Order(
+        id=order_id,
+        number=number,
+        stage=stage,
+        substage=substage,
+        due_by=local_iso(due_by, timezone),
+        dispatched_at=None if dispatched_at is None else iso(dispatched_at),
+        carrier=carrier,
+        tracking_number=tracking_number,
+        external_ref=external_ref,
+        totals=Totals(subtotal_cents=subtotal, tax_cents=tax, total_cents=total, currency=currency),
+        customer=CustomerRef(id=customer_id, name=customer_name, slug=customer_slug),
+        lines=lines,
+        created_at=iso(created_at),
+        updated_at=iso(updated_at),
+    )
 
 
 def order_bodies(rows: list[Row], line_rows: list[Row], timezone: str) -> list[Order]:
     """A list page's orders, each with its lines."""
     lines = lines_by_order(line_rows)
-    return [Order(**_order_fields(row, lines.get(row[0], []), timezone)) for row in rows]
+    return [_order(row, lines.get(row[0], []), timezone) for row in rows]
 
 
 def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
     order = rows.order
+    lines = lines_by_order(rows.lines).get(order[0], [])
     artwork_status, artwork_version, approved_at = order[18:21]
     return OrderDetail(
-        **_order_fields(order, lines_by_order(rows.lines).get(order[0], []), timezone),
+        **msgspec.structs.asdict(_order(order[:18], lines, timezone)),
         stage_history=[
             StageHistoryEntry(from_=from_stage, to=to_stage, at=iso(at))
             for from_stage, to_stage, at in rows.history

@@ -17,7 +17,7 @@ MAX_NAME = 200  # customers.name
 # Customer rows: id, name, slug, payment_terms, default_carrier, updated_at, price list name,
 # price list discount_percent (both NULL without a price list).
 CUSTOMER_COLUMNS = """
-    c.id, c.name, c.slug, c.payment_terms, c.default_carrier, c.updated_at,
+    c.id, c.name, c.slug, c.payment_terms, c.default_carrier, UTC_TEXT(c.updated_at),
     p.name, p.discount_percent
 """
 CUSTOMER_FROM = "customers c LEFT JOIN price_lists p ON p.id = c.price_list"

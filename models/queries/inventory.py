@@ -16,7 +16,7 @@ MAX_CODE = 64  # skus.code
 # discontinued, updated_at.
 SKU_COLUMNS = """
     s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
-    s.reorder_point, s.discontinued, s.updated_at
+    s.reorder_point, s.discontinued, UTC_TEXT(s.updated_at)
 """
 LOW = "s.on_hand - s.reserved <= s.reorder_point AND NOT s.discontinued"
 

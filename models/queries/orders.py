@@ -17,14 +17,14 @@ MAX_SLUG = 100  # customers.slug
 # external_ref, subtotal_cents, tax_cents, total_cents, currency, created_at, updated_at,
 # customer id, customer name, customer slug.
 ORDER_COLUMNS = """
-    o.id, o.number, o.stage, o.substage, o.due_by, o.dispatched_at, o.carrier,
+    o.id, o.number, o.stage, o.substage, o.due_by, UTC_TEXT(o.dispatched_at), o.carrier,
     o.tracking_number, o.external_ref, o.subtotal_cents, o.tax_cents, o.total_cents,
-    o.currency, o.created_at, o.updated_at, c.id, c.name, c.slug
+    o.currency, UTC_TEXT(o.created_at), UTC_TEXT(o.updated_at), c.id, c.name, c.slug
 """
 ORDER_FROM = "orders o LEFT JOIN customers c ON c.id = o.customer"
 
-# Line rows: order id, description, quantity, unit_price_cents, line_total_cents, SKU code.
-# The order ids come from a statement scoped to the workspace.
+# Line rows: order id, description, quantity, unit_price_cents, line_total_cents, SKU code,
+# of several orders or of one. The order ids come from a statement scoped to the workspace.
 LINES = Sql(
     """
     SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
@@ -33,10 +33,18 @@ LINES = Sql(
     ORDER BY l."order", l.position
     """
 )
+ORDER_LINES = Sql(
+    """
+    SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
+    FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
+    WHERE l."order" = $1
+    ORDER BY l.position
+    """
+)
 # The order row followed by its artwork: status, version, approved_at (NULLs without one).
 DETAIL = Sql(
     f"""
-    SELECT {ORDER_COLUMNS}, a.status, a.version, a.approved_at
+    SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at)
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1
@@ -44,12 +52,15 @@ DETAIL = Sql(
 )
 # from_stage, to_stage, at
 HISTORY = Sql(
-    'SELECT from_stage, to_stage, at FROM stage_history WHERE "order" = $1 ORDER BY at, id'
+    """
+    SELECT from_stage, to_stage, UTC_TEXT(at) FROM stage_history
+    WHERE "order" = $1 ORDER BY at, id
+    """
 )
 # number, status, total_cents, currency, issued_at, paid_at
 INVOICES = Sql(
     """
-    SELECT number, status, total_cents, currency, issued_at, paid_at
+    SELECT number, status, total_cents, currency, UTC_TEXT(issued_at), UTC_TEXT(paid_at)
     FROM invoices WHERE "order" = $1 ORDER BY id
     """
 )
@@ -131,7 +142,7 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
             return None
         return OrderRows(
             order=order,
-            lines=await reader.rows(LINES, [order_id]),
+            lines=await reader.rows(ORDER_LINES, order_id),
             history=await reader.rows(HISTORY, order_id),
             invoices=await reader.rows(INVOICES, order_id),
         )

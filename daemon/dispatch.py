@@ -111,10 +111,6 @@ class Dispatcher:
         self._more_due = False  # the last claim was cut short by room, not by the due rows
         self._not_started: list[Claimed] = []  # claimed, then not sent because of stop()
 
-    @property
-    def in_flight(self) -> int:
-        return len(self._tasks)
-
     def room(self) -> int:
         """How many more deliveries may be claimed now."""
         sending_room = self.config.concurrency + self.reserve - len(self._unsent)

@@ -137,7 +137,7 @@ _ARTWORK_INSERT = reads.Sql(
     """
 )
 _TOUCH_CUSTOMER = reads.Sql("UPDATE customers SET updated_at = $2 WHERE id = $1")
-LINE_WIDTH = 8  # values per order_lines row below
+_LINE_WIDTH = 8  # values per order_lines row below
 
 
 @functools.lru_cache(maxsize=64)
@@ -163,9 +163,9 @@ def _lock_statement(sku_codes: int, postgres: bool) -> reads.Sql:
 
 @functools.lru_cache(maxsize=64)
 def _lines_insert(count: int) -> reads.Sql:
-    """One INSERT for `count` lines (LINE_WIDTH values each)."""
+    """One INSERT for `count` lines (_LINE_WIDTH values each)."""
     rows = ", ".join(
-        "(" + ", ".join(f"${1 + row * LINE_WIDTH + n}" for n in range(LINE_WIDTH)) + ")"
+        "(" + ", ".join(f"${1 + row * _LINE_WIDTH + n}" for n in range(_LINE_WIDTH)) + ")"
         for row in range(count)
     )
     return reads.Sql(
@@ -196,9 +196,9 @@ async def _lock_workspace(
     rows = await conn.rows(statement, workspace_id, in_range, *codes)
     if not rows:
         raise NotFoundError("Workspace not found")
-    plan, trial_ends_at, limit, tax_rate, currency, timezone, c_id, name, slug, exempt = rows[0][
-        :10
-    ]
+    first = rows[0]
+    plan, trial_ends_at, limit, tax_rate, currency, timezone = first[:6]
+    c_id, name, slug, exempt = first[6:10]
     return _Locked(
         plan=plan,
         trial_ends_at=trial_ends_at,

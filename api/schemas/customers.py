@@ -76,8 +76,19 @@ class CustomerDetail(Schema):
     updated_at: UpdatedAt
 
 
+# Discounts repeat (a workspace has a few price lists): remember each value's text.
+_TWO_PLACES_CACHE: dict[Decimal | float | None, str] = {}
+_TWO_PLACES_CACHE_SIZE = 1024
+
+
 def _two_places(value: Decimal | float | None) -> str:
-    return f"{Decimal(str(value or 0)).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)}"
+    text = _TWO_PLACES_CACHE.get(value)
+    if text is None:
+        text = f"{Decimal(str(value or 0)).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)}"
+        if len(_TWO_PLACES_CACHE) >= _TWO_PLACES_CACHE_SIZE:
+            _TWO_PLACES_CACHE.clear()
+        _TWO_PLACES_CACHE[value] = text
+    return text
 
 
 def customer_row_bodies(

@@ -3,9 +3,10 @@
     DATABASE_URL=... python -m benchmarks.hotpaths queries          # statements per endpoint
     DATABASE_URL=... python -m benchmarks.hotpaths spy --endpoint orders --seconds 10
 
-`queries` runs the real app in-process and counts every statement Piccolo sends. `spy`
-samples a real uvicorn server under load with py-spy (install it apart from the project,
-e.g. `pipx install py-spy`, or pass `--py-spy PATH`) and sorts the samples by layer.
+`queries` runs the real app in-process and counts every statement it sends (through Piccolo
+and through the raw path of models/reads.py). `spy` samples a real uvicorn server under load
+with py-spy (install it apart from the project, e.g. `pipx install py-spy`, or pass
+`--py-spy PATH`) and sorts the samples by layer.
 """
 
 from __future__ import annotations
@@ -92,8 +93,6 @@ def frame_path(frame: str) -> str:
 async def count_queries(url: str) -> None:
     import logging
 
-    import httpx
-
     logging.getLogger("httpx").setLevel(logging.WARNING)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("LOG_LEVEL", "WARNING")  # no request log lines between the counts
@@ -102,7 +101,6 @@ async def count_queries(url: str) -> None:
 
     db.bind(db.engine_from_url(url))
     from api.app import create_app
-    from benchmarks.http import request_specs
 
     engine_class: Any = type(db.engine())  # the engine uses slots: patch its class
     seen: list[str] = []
@@ -119,9 +117,25 @@ async def count_queries(url: str) -> None:
 
     engine_class.run_querystring = run_querystring
     engine_class.run_ddl = run_ddl
+    from models import reads
+
+    def on_read(sql: str, _: Any) -> None:  # statements of the raw read/write path
+        seen.append(" ".join(sql.split())[:110])
+
     users = common.load_tokens(url)["users"]
     app = create_app()
     rows = []
+    with reads.watch(on_read):
+        await _count(app, users, seen, rows)
+    print()
+    print(common.table(["request", "status", "statements"], rows))
+
+
+async def _count(app: Any, users: Any, seen: list[str], rows: list[Any]) -> None:
+    import httpx
+
+    from benchmarks.http import request_specs
+
     async with app.lifespan():
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
@@ -141,8 +155,6 @@ async def count_queries(url: str) -> None:
                 print(f"\n{method} {path} -> {response.status_code}: {len(seen)} statements")
                 for statement in seen:
                     print(f"    {statement}")
-    print()
-    print(common.table(["request", "status", "statements"], rows))
 
 
 # --- sampled profile -----------------------------------------------------------------------

@@ -4,8 +4,9 @@ Reads follow whichever engine is bound (`models.db.engine()`, which tests switch
 PostgreSQL a connection of the asyncpg pool Piccolo's engine owns; on SQLite one long-lived
 `sqlite3` connection per process and database file, used from the event loop in autocommit
 mode, so every SELECT sees the latest committed (WAL) snapshot. Inside a Piccolo transaction
-the transaction's own connection is used, so a write's re-read sees its uncommitted rows.
-Writes stay on Piccolo.
+the transaction's own connection is used, so a write's re-read sees its uncommitted rows (and
+write code may send its own plain statements there). Outside a transaction the SQLite
+connection is read-only (`query_only`): writes go through a transaction.
 """
 
 from __future__ import annotations

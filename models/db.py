@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import sqlite3
 import sys
 from typing import TYPE_CHECKING, Any
@@ -91,10 +92,13 @@ async def migrate() -> None:
     """Apply every pending migration (the `release` step)."""
     from piccolo.apps.migrations.commands.forwards import run_forwards
 
-    # Piccolo reports progress on stdout; keep stdout for the command's own answer.
-    with contextlib.redirect_stdout(sys.stderr):
+    # Piccolo narrates every run on stdout (with counts that read oddly on a new database);
+    # keep it only to explain a failure, so stdout stays the command's own answer.
+    progress = io.StringIO()
+    with contextlib.redirect_stdout(progress):
         result = await run_forwards(app_name="models")
     if not result.success:
+        sys.stderr.write(progress.getvalue())
         raise RuntimeError(f"migrations failed: {result.message}")
 
 

@@ -22,6 +22,8 @@ from piccolo.engine.base import Engine
 
 from models import db
 
+pytest_plugins = ["tests.cli_runner"]  # the `pressline` fixture
+
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_TARGETS", "1")
 # In-process rate limits, reset before each test; Redis is tested in tests/e2e with its own keys.
 os.environ.pop("REDIS_URL", None)

@@ -4,36 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
 
 import pytest
 
-from models import cli, clock
+from models import clock
 from models.tables import WebhookSubscription
 from tests import factories
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
 
 pytestmark = pytest.mark.usefixtures("backend")
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    @property
-    def data(self) -> Any:
-        return json.loads(self.out)
-
-
-@pytest.fixture
-def pressline(capsys: pytest.CaptureFixture[str]) -> Any:
-    async def call(*argv: object) -> Run:
-        code = await cli.run([str(arg) for arg in argv])
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return call
 
 
 async def test_create_shows_the_secret_and_stores_the_subscription(pressline):

@@ -19,37 +19,15 @@ from typing import Any
 
 import pytest
 
-from models import cli, clock, db
+from models import clock, db
 from models.tables import ApiToken, Contact, Customer, PriceList, Sku, User, Workspace
 from tests import factories
+from tests.cli_runner import Run
 
 pytestmark = pytest.mark.usefixtures("backend")
 
 SKU_ARGS = "--style 'Classic Tee' --brand Gildan --colour Black --colour-hex '#0a0a0a' --size M"
 SKU_HEADER = "code,style,brand,colour,colour_hex,size,on_hand\n"
-
-
-class Run:
-    """One finished command: exit status, stdout, stderr (and stdout as JSON)."""
-
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return json.loads(self.out)
-
-
-@pytest.fixture
-def pressline(capsys: pytest.CaptureFixture[str]) -> Any:
-    """`await pressline("user activate 3")`: the words as a shell would split them."""
-
-    async def call(command: str) -> Run:
-        code = await cli.run(shlex.split(command))
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return call
 
 
 async def new_workspace(pressline: Any, extra: str = "") -> int:

@@ -3,13 +3,11 @@ writing its webhook events (or none, for cancel) in the same transaction as the 
 
 from __future__ import annotations
 
-import json
-import shlex
 from typing import Any
 
 import pytest
 
-from models import cli, clock
+from models import clock
 from models.tables import (
     Artwork,
     Customer,
@@ -26,25 +24,6 @@ from models.tables import (
 from tests import factories
 
 pytestmark = pytest.mark.usefixtures("backend")
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    @property
-    def data(self) -> dict[str, Any]:
-        return json.loads(self.out)
-
-
-@pytest.fixture
-def pressline(capsys: pytest.CaptureFixture[str]) -> Any:
-    async def call(command: str) -> Run:
-        code = await cli.run(shlex.split(command))
-        captured = capsys.readouterr()
-        return Run(code, captured.out, captured.err)
-
-    return call
 
 
 async def _setup(**order_fields: Any) -> tuple[Any, Any, Order]:

@@ -12,11 +12,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from daemon.config import DaemonConfig, worker_name
 from daemon.dispatch import Dispatcher, open_session
 from daemon.listen import Listener
-from models import clock, db
+from models import clock, db, idempotency
 
 log = logging.getLogger("daemon")
 
 POLL_JOB = "poll-outbox"
+PURGE_JOB = "purge-idempotency-keys"
+PURGE_EVERY = dt.timedelta(hours=1)  # keys live 24 h; an hour's overrun is harmless
 
 
 class Daemon:
@@ -55,6 +57,14 @@ class Daemon:
             misfire_grace_time=None,
             next_run_time=dt.datetime.now(dt.UTC),
         )
+        self.scheduler.add_job(
+            self.purge_idempotency_keys,
+            "interval",
+            seconds=PURGE_EVERY.total_seconds(),
+            id=PURGE_JOB,
+            max_instances=1,
+            coalesce=True,
+        )
         self.scheduler.start()
         if db.is_postgres():
             self.listener = Listener(self.config.database_url, on_notify=self.wake)
@@ -85,6 +95,17 @@ class Daemon:
         finally:
             self._polling = False
             self._idle.set()
+
+    async def purge_idempotency_keys(self) -> int:
+        """Delete the web process's expired Idempotency-Key rows (housekeeping, not delivery)."""
+        try:
+            purged = await idempotency.purge_expired(self.now())
+        except Exception:
+            log.exception("purging expired idempotency keys failed; retrying in %s", PURGE_EVERY)
+            return 0
+        if purged:
+            log.info("purged %d expired idempotency keys", purged)
+        return purged
 
     def wake(self) -> None:
         """Run the polling job now (new outbox rows, a free slot); never lost while it runs."""

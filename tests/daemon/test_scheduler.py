@@ -13,8 +13,9 @@ import pytest
 from aiohttp import web
 
 from daemon import listen
-from daemon.scheduler import Daemon
+from daemon.scheduler import PURGE_EVERY, PURGE_JOB, Daemon
 from models import outbox
+from models.tables import IdempotencyKey
 from tests import factories
 from tests.daemon import support
 from tests.daemon.conftest import config
@@ -136,3 +137,21 @@ async def test_stop_releases_what_cannot_finish_in_time(start_daemon, receiver: 
             None,
         )
         assert row.next_attempt_at <= dt.datetime.now(dt.UTC)
+
+
+async def test_the_worker_purges_expired_idempotency_keys(start_daemon):
+    daemon = await start_daemon(poll_interval=5)
+    job = daemon.scheduler.get_job(PURGE_JOB)
+    assert job is not None and job.trigger.interval == PURGE_EVERY
+    ws = await factories.workspace()
+    user = await factories.user(ws)
+    now = daemon.now()
+    for key, expires_at in (
+        ("old", now - dt.timedelta(seconds=1)),
+        ("live", now + dt.timedelta(hours=1)),
+    ):
+        await IdempotencyKey(
+            user=user.id, key=key, request_hash="0" * 64, expires_at=expires_at
+        ).save()
+    assert await daemon.purge_idempotency_keys() == 1
+    assert await IdempotencyKey.select(IdempotencyKey.key).output(as_list=True) == ["live"]

@@ -13,6 +13,7 @@ import os
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import httpx
@@ -20,7 +21,7 @@ import pytest
 from litestar import Litestar
 from piccolo.engine.base import Engine
 
-from models import db
+from models import db, reads
 
 pytest_plugins = ["tests.cli_runner"]  # the `pressline` fixture
 
@@ -139,3 +140,24 @@ def _fresh_rate_limits() -> None:
     from api.ratelimit import reset_local_counters
 
     reset_local_counters()
+
+
+@pytest.fixture
+async def statements(backend: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[str]]:
+    """Every SQL statement the bound engine sends while the test runs: the hot paths' own SQL
+    through the listener hook of models/reads.py, and Piccolo's at the engine, whose class's
+    `run_querystring` is wrapped by a spy that records and calls the real method (engines
+    define `__slots__`, so the instance attribute cannot be replaced)."""
+    engine = db.engine()
+    engine_class = type(engine)
+    real = engine_class.run_querystring
+    seen: list[str] = []
+
+    async def spy(self: Any, querystring: Any, *args: Any, **kwargs: Any) -> Any:
+        if self is engine:
+            seen.append(str(querystring))
+        return await real(self, querystring, *args, **kwargs)
+
+    monkeypatch.setattr(engine_class, "run_querystring", spy)
+    with reads.watch(lambda sql, _: seen.append(sql)):
+        yield seen

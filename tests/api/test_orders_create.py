@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from models import clock, db, reads, stock
+from models import clock, db, stock
 from models.orders import NewLine, compute_totals
 from models.tables import (
     Artwork,
@@ -493,36 +493,24 @@ async def test_a_reservation_that_would_overflow_at_write_time_is_refused_and_ke
 # --- cost -------------------------------------------------------------------------------------
 
 
-async def test_a_create_costs_a_few_statements_whatever_its_size(client, monkeypatch):
+async def test_a_create_costs_a_few_statements_whatever_its_size(client, statements):
     """One statement per step, not per line: the same count for 1 line or 100, plus one
     stock update per distinct SKU; nothing is read back for the response."""
-    engine = db.engine()
-    engine_class = type(engine)
-    real = engine_class.run_querystring
-    seen: list[str] = []
-
-    async def spy(self: Any, querystring: Any, *args: Any, **kwargs: Any) -> Any:
-        if self is engine:
-            seen.append(str(querystring))
-        return await real(self, querystring, *args, **kwargs)
-
-    monkeypatch.setattr(engine_class, "run_querystring", spy)
     s = await shop()
     for code in ("A", "B", "C"):
         await factories.sku(s.ws, code)
 
-    async def statements(lines: list[dict[str, Any]]) -> list[str]:
-        seen.clear()
-        with reads.watch(lambda sql, _: seen.append(sql)):
-            response = await create(client, s.auth, order_body(s.customer.id, lines=lines))
+    async def cost(lines: list[dict[str, Any]]) -> list[str]:
+        statements.clear()
+        response = await create(client, s.auth, order_body(s.customer.id, lines=lines))
         assert response.status_code == 201, response.text
-        return list(seen)
+        return list(statements)
 
-    first = await statements([line()])  # the year's first number also creates its counter
-    one = await statements([line()])
+    first = await cost([line()])  # the year's first number also creates its counter
+    one = await cost([line()])
     assert len(first) == len(one) + 2, first
-    hundred = await statements([line()] * 100)
-    skus = await statements([line(sku="A"), line(sku="B"), line(sku="A"), line(sku="C")])
+    hundred = await cost([line()] * 100)
+    skus = await cost([line(sku="A"), line(sku="B"), line(sku="A"), line(sku="C")])
     assert len(one) == len(hundred) <= 10, one
     assert len(skus) == len(one) + 3, skus
     read_back = ("order_lines", "stage_history", "artwork", "invoices")

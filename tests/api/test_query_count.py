@@ -1,41 +1,18 @@
 """List pages cost a fixed number of SQL statements, whatever their size (no query per row).
 
-Statements are counted where they leave for the database: the hot read paths' statements
-through the listener hook of models/reads.py, and anything else at the engine, where
-`run_querystring` of the bound engine's class is wrapped by a spy that records each statement
-the bound engine runs and calls the real method (engines define `__slots__`, so the instance
-attribute cannot be replaced)."""
+Statements are counted where they leave for the database (the `statements` fixture of
+tests/conftest.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-import pytest
-
-from models import db, reads
 from tests import factories
 
 T0 = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
 MAX_STATEMENTS = 5  # auth lookup + a few per list; far below one per row
-
-
-@pytest.fixture
-async def statements(client, monkeypatch) -> AsyncIterator[list[str]]:
-    engine = db.engine()
-    engine_class = type(engine)
-    real = engine_class.run_querystring
-    seen: list[str] = []
-
-    async def spy(self: Any, querystring: Any, *args: Any, **kwargs: Any) -> Any:
-        if self is engine:
-            seen.append(str(querystring))
-        return await real(self, querystring, *args, **kwargs)
-
-    monkeypatch.setattr(engine_class, "run_querystring", spy)
-    with reads.watch(lambda sql, _: seen.append(sql)):
-        yield seen
 
 
 async def _count(statements: list[str], request: Callable[[], Awaitable[Any]]) -> int:

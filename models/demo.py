@@ -195,7 +195,7 @@ async def _order(
     ]
     if rng.random() < 0.5:
         lines.append(orders.NewLine(description="Screen setup", quantity=1, unit_price_cents=2500))
-    order_id = await orders.create_order(
+    created = await orders.create(
         workspace_id=workspace_id,
         customer_id=customer_id,
         lines=lines,
@@ -203,6 +203,7 @@ async def _order(
         notes="Sample order made by `pressline demo`.",
         user_id=user_id,
     )
+    order_id = created.id
     scope = {"workspace_id": workspace_id, "order_id": order_id}
     if final_stage == "artwork":
         # Waiting for the studio's proof, for the customer's answer, or ready to print.

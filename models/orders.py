@@ -365,28 +365,6 @@ async def create(
     )
 
 
-async def create_order(
-    *,
-    workspace_id: int,
-    customer_id: int,
-    lines: Sequence[NewLine],
-    due_by: dt.date | None = None,
-    notes: str = "",
-    external_ref: str | None = None,
-    user_id: int | None = None,
-) -> int:
-    """`create`, for callers that only need the new order's id."""
-    created = await create(
-        workspace_id=workspace_id,
-        customer_id=customer_id,
-        lines=lines,
-        due_by=due_by,
-        notes=notes,
-        external_ref=external_ref,
-        user_id=user_id,
-    )
-    return created.id
-
 
 async def cancel_order(*, workspace_id: int, order_id: int) -> None:
     """Operator cancel: stage `cancelled`, unconsumed reservations released, no webhook event."""

@@ -365,7 +365,6 @@ async def create(
     )
 
 
-
 async def cancel_order(*, workspace_id: int, order_id: int) -> None:
     """Operator cancel: stage `cancelled`, unconsumed reservations released, no webhook event."""
     now = clock.now()

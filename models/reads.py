@@ -231,6 +231,18 @@ def connection() -> _Connection:
     return _Connection()
 
 
+async def counted_page(
+    reader: Reader, count: Sql, page: Sql, args: Sequence[Any], limit: int, offset: int
+) -> tuple[int, list[Row]]:
+    """A list's total and one page of it, on one connection; no page query past the end.
+    `page` takes the filter `args` followed by LIMIT and OFFSET."""
+    found = await reader.row(count, *args)
+    total: int = found[0] if found else 0
+    if offset >= total:
+        return total, []
+    return total, await reader.rows(page, *args, limit, offset)
+
+
 # --- stored values → API values ---------------------------------------------------------
 
 

@@ -93,11 +93,7 @@ async def list_customers(
     if updated_since is not None:
         args.append(updated_since)
     async with reads.connection() as reader:
-        found = await reader.row(count, *args)
-        total: int = found[0] if found else 0
-        if offset >= total:
-            return total, [], {}
-        rows = await reader.rows(page, *args, limit, offset)
+        total, rows = await reads.counted_page(reader, count, page, args, limit, offset)
         grouped = await reader.rows(ORDER_COUNTS, [row[0] for row in rows]) if rows else []
     counts: dict[int, tuple[int, int]] = {}
     for customer_id, stage, n in grouped:

@@ -63,8 +63,4 @@ async def list_skus(
     if updated_since is not None:
         args.append(updated_since)
     async with reads.connection() as reader:
-        found = await reader.row(count, *args)
-        total: int = found[0] if found else 0
-        if offset >= total:
-            return total, []
-        return total, await reader.rows(page, *args, limit, offset)
+        return await reads.counted_page(reader, count, page, args, limit, offset)

@@ -113,11 +113,7 @@ async def list_orders(
         value for value in (workspace_id, stage, customer_slug, updated_since) if value is not None
     ]
     async with reads.connection() as reader:
-        found = await reader.row(count, *args)
-        total: int = found[0] if found else 0
-        if offset >= total:
-            return total, [], []
-        rows = await reader.rows(page, *args, limit, offset)
+        total, rows = await reads.counted_page(reader, count, page, args, limit, offset)
         lines = await reader.rows(LINES, [row[0] for row in rows]) if rows else []
     return total, rows, lines
 

@@ -76,9 +76,7 @@ async def prune_events_batch(
     return len(free), candidates[-1]
 
 
-async def prune(
-    retention_days: int, now: dt.datetime | None = None, batch: int = BATCH
-) -> Pruned:
+async def prune(retention_days: int, now: dt.datetime | None = None, batch: int = BATCH) -> Pruned:
     """Delete everything past the retention period, batch by batch, pausing between them."""
     cutoff = (now or clock.now()) - dt.timedelta(days=retention_days)
     deliveries = events = 0

@@ -11,7 +11,7 @@ from litestar.enums import HttpMethod
 from litestar.middleware import DefineMiddleware
 from litestar.routes import HTTPRoute
 
-from api import ratelimit, request_log
+from api import metrics, ratelimit, request_log
 from api.auth import TokenAuthMiddleware
 from api.controllers import health
 from api.controllers.customers import CustomerController
@@ -63,9 +63,9 @@ def create_app() -> Litestar:
         middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
     )
     app = Litestar(
-        route_handlers=[api_v1, health.HealthController],
+        route_handlers=[api_v1, health.HealthController, metrics.metrics],
         lifespan=[database],
-        state=State({"rate_limiter": limiter}),
+        state=State({"rate_limiter": limiter, metrics.STATE_KEY: settings.metrics_token}),
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OPENAPI_CONFIG,

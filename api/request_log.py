@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from litestar.logging.config import LoggingConfig
 
+from api import metrics
+
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -79,7 +81,9 @@ class RequestLogMiddleware:
         try:
             await self.app(scope, receive, capture_status)
         finally:
-            line = request_line(scope, status, (time.perf_counter() - started) * 1000)
+            seconds = time.perf_counter() - started
+            metrics.observe(scope, status, seconds)
+            line = request_line(scope, status, seconds * 1000)
             if status >= 500:
                 level = logging.WARNING
             elif scope.get("path") in QUIET_PATHS:

@@ -48,6 +48,7 @@ class Settings:
     webhook_timeout: float = 10.0
     webhook_poll_interval: float = 1.0
     webhook_deactivate_after: int = 20
+    metrics_token: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -66,6 +67,7 @@ class Settings:
             webhook_timeout=_float("WEBHOOK_TIMEOUT", 10.0),
             webhook_poll_interval=_float("WEBHOOK_POLL_INTERVAL", 1.0),
             webhook_deactivate_after=_int("WEBHOOK_DEACTIVATE_AFTER", 20),
+            metrics_token=os.environ.get("METRICS_TOKEN", "").strip() or None,
         )
 
 

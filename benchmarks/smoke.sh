@@ -14,6 +14,7 @@ run() {
 run benchmarks.floor --smoke                    # seeds tiny databases, byte-compares
 run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
 run benchmarks.webhooks --smoke
+run benchmarks.retention --smoke
 run benchmarks.scale --smoke
 run benchmarks.hotpaths smoke
 run benchmarks.ceiling --smoke

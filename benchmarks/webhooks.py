@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -419,15 +420,23 @@ async def throughput(
     }
 
 
-async def latency(receiver: Receiver, ws: int, rate: float, seconds: float) -> dict[str, Any]:
-    """Single events through models.outbox.record_event at `rate`/s; commit → receipt."""
+async def latency(
+    receiver: Receiver,
+    ws: int,
+    rate: float,
+    seconds: float,
+    keep_going: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
+    """Single events through models.outbox.record_event at `rate`/s for `seconds` (and then
+    for as long as `keep_going()` says); commit → receipt."""
     from models import outbox
 
     receiver.reset(track=True)
     committed: dict[str, float] = {}
     count = max(1, int(rate * seconds))
     began = time.perf_counter()
-    for n in range(count):
+    n = -1
+    while (n := n + 1) < count or (keep_going is not None and keep_going()):
         delay = began + n / rate - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
@@ -441,6 +450,7 @@ async def latency(receiver: Receiver, ws: int, rate: float, seconds: float) -> d
             workspace_id=ws, name="order.stage_changed", fields=fields
         )
         committed[event_id] = time.time()
+    count = len(committed)
     achieved = count / (time.perf_counter() - began)
     deadline = time.monotonic() + 15
     stats = receiver.stats(times=True)

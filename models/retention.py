@@ -1,26 +1,63 @@
 """Retention (docs/operations.md, Retention): what the outbox keeps, and for how long.
 
 Finished deliveries (`succeeded`, `failed`, `skipped`) untouched for `WEBHOOK_RETENTION_DAYS`
-go with their attempts (the foreign key cascades), then events left with no delivery and
-older than the same period. `pending` is never deleted. Each batch is one short statement on
-rows no worker claims (claims lock only `pending` rows), so pruning never waits on delivery
-nor makes delivery wait; the partial index `deliveries_done_updated` finds the batch without
-reading pending rows.
+go with their attempts (the foreign key cascades), then events older than that which no
+delivery refers to any more. `pending` is never deleted. Each batch is one short statement on
+rows no worker claims (claims lock only `pending` rows), so pruning never waits on delivery;
+it walks its rows in key order from where the last batch stopped (the partial index
+`deliveries_done_updated`, the events' primary key), so no batch re-reads what an earlier one
+deleted; and it rests between batches, so delivery keeps most of the database's time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import time
+from typing import Any
 
 import msgspec
 
-from models import clock
-from models.tables import WebhookDelivery, WebhookEvent
+from models import clock, db, reads
+from models.reads import Sql
 
-BATCH = 1000  # rows per statement: milliseconds of work, so a claim never queues behind one
-PAUSE = 0.02  # seconds between batches: the worker's own deliveries run in between
-PENDING = "pending"
+BATCH = 500  # rows per statement: milliseconds of work, so a claim never queues behind one
+# After each batch the prune rests this many times as long as the batch took, so it takes
+# at most a fifth of the database's (and the worker's) time from delivery.
+REST_FACTOR = 4.0
+
+# Finished deliveries last changed before $1, after the (updated_at, id) key ($2, $3) where
+# the previous batch stopped. The outer status test re-checks each row as it is deleted: an
+# operator may have queued one again meanwhile.
+PRUNE_DELIVERIES = Sql(
+    """
+    DELETE FROM webhook_deliveries
+    WHERE id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE status <> 'pending' AND updated_at < $1 AND (updated_at, id) > ($2, $3)
+        ORDER BY updated_at, id LIMIT $4
+    ) AND status <> 'pending'
+    RETURNING updated_at, id
+    """
+)
+# Events created before $1 with ids in ($2, $3] that no delivery refers to. A delivery is
+# only ever created with its event, so an event found without one keeps none.
+PRUNE_EVENTS = Sql(
+    """
+    DELETE FROM webhook_events
+    WHERE id > $2 AND id <= $3 AND created_at < $1
+      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event = webhook_events.id)
+    RETURNING id
+    """
+)
+# The events' walk: from the first id to the newest event old enough to go.
+OLD_EVENT_IDS = Sql(
+    """
+    SELECT (SELECT MIN(id) FROM webhook_events),
+           (SELECT id FROM webhook_events WHERE created_at < $1
+            ORDER BY created_at DESC, id DESC LIMIT 1)
+    """
+)
 
 
 class Pruned(msgspec.Struct, frozen=True):
@@ -28,64 +65,44 @@ class Pruned(msgspec.Struct, frozen=True):
     events: int
 
 
-async def prune_deliveries_batch(cutoff: dt.datetime, batch: int = BATCH) -> int:
-    """Delete up to `batch` finished deliveries last changed before `cutoff`."""
-    ids = await (
-        WebhookDelivery.select(WebhookDelivery.id)
-        .where((WebhookDelivery.status != PENDING) & (WebhookDelivery.updated_at < cutoff))
-        .order_by(WebhookDelivery.updated_at)
-        .limit(batch)
-        .output(as_list=True)
-    )
-    if not ids:
+async def _write(sql: Sql, *args: Any) -> list[Any]:
+    async with db.transaction(), reads.connection() as conn:
+        return await conn.rows(sql, *args)
+
+
+async def _rest(began: float) -> None:
+    await asyncio.sleep((time.monotonic() - began) * REST_FACTOR)
+
+
+async def prune_deliveries(cutoff: dt.datetime, batch: int = BATCH) -> int:
+    deleted = 0
+    key: tuple[Any, int] = (dt.datetime(1970, 1, 1, tzinfo=dt.UTC), 0)
+    while True:
+        began = time.monotonic()
+        rows = await _write(PRUNE_DELIVERIES, cutoff, *key, batch)
+        if not rows:
+            return deleted
+        deleted += len(rows)
+        key = max((row[0], row[1]) for row in rows)
+        await _rest(began)
+
+
+async def prune_events(cutoff: dt.datetime, batch: int = BATCH) -> int:
+    async with reads.connection() as conn:
+        bounds = await conn.row(OLD_EVENT_IDS, cutoff)
+    if bounds is None or bounds[1] is None:
         return 0
-    # Re-checked in the DELETE: an operator may have queued one again since the SELECT.
-    deleted = await (
-        WebhookDelivery.delete()
-        .where(WebhookDelivery.id.is_in(ids) & (WebhookDelivery.status != PENDING))
-        .returning(WebhookDelivery.id)
-    )
-    return len(deleted)
-
-
-async def prune_events_batch(
-    cutoff: dt.datetime, after_id: int = 0, batch: int = BATCH
-) -> tuple[int, int | None]:
-    """Delete, among the next `batch` events (by id, after `after_id`) created before `cutoff`,
-    those no delivery refers to. Returns how many went and the last id looked at (None at the
-    end). A delivery is only ever created with its event, so an event found without one
-    keeps none."""
-    candidates = await (
-        WebhookEvent.select(WebhookEvent.id)
-        .where((WebhookEvent.created_at < cutoff) & (WebhookEvent.id > after_id))
-        .order_by(WebhookEvent.id)
-        .limit(batch)
-        .output(as_list=True)
-    )
-    if not candidates:
-        return 0, None
-    referenced = set(
-        await WebhookDelivery.select(WebhookDelivery.event)
-        .where(WebhookDelivery.event.is_in(candidates))
-        .distinct()
-        .output(as_list=True)
-    )
-    free = [event_id for event_id in candidates if event_id not in referenced]
-    if free:
-        await WebhookEvent.delete().where(WebhookEvent.id.is_in(free))
-    return len(free), candidates[-1]
+    deleted, after, last = 0, bounds[0] - 1, bounds[1]
+    while after < last:
+        began = time.monotonic()
+        deleted += len(await _write(PRUNE_EVENTS, cutoff, after, after + batch))
+        after += batch
+        await _rest(began)
+    return deleted
 
 
 async def prune(retention_days: int, now: dt.datetime | None = None, batch: int = BATCH) -> Pruned:
-    """Delete everything past the retention period, batch by batch, pausing between them."""
+    """Delete everything past the retention period, batch by batch, resting between them."""
     cutoff = (now or clock.now()) - dt.timedelta(days=retention_days)
-    deliveries = events = 0
-    while count := await prune_deliveries_batch(cutoff, batch):
-        deliveries += count
-        await asyncio.sleep(PAUSE)
-    last_id: int | None = 0
-    while last_id is not None:
-        count, last_id = await prune_events_batch(cutoff, last_id, batch)
-        events += count
-        await asyncio.sleep(PAUSE)
-    return Pruned(deliveries=deliveries, events=events)
+    deliveries = await prune_deliveries(cutoff, batch)
+    return Pruned(deliveries=deliveries, events=await prune_events(cutoff, batch))

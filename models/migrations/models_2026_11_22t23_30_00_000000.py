@@ -11,7 +11,7 @@ VERSION = "1.38.0"
 DESCRIPTION = "retention and outbox-figure indexes"
 
 INDEXES = [
-    "CREATE INDEX IF NOT EXISTS deliveries_done_updated ON webhook_deliveries (updated_at) "
+    "CREATE INDEX IF NOT EXISTS deliveries_done_updated ON webhook_deliveries (updated_at, id) "
     "WHERE status <> 'pending'",
     "CREATE INDEX IF NOT EXISTS events_created ON webhook_events (created_at)",
     # the outbox figures of /metrics: attempts of the last minutes

@@ -11,10 +11,10 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from litestar.logging.config import LoggingConfig
 
 from api import metrics
+from models import logs
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,22 +27,15 @@ log = logging.getLogger(LOGGER_NAME)
 
 
 def logging_config(level: str) -> LoggingConfig:
-    """Litestar's logging setup plus the `pressline` loggers at `level` (LOG_LEVEL); request
-    lines go to stdout bare (message only, not repeated by the root handler), so each line is
-    one parseable JSON object."""
+    """Litestar's logging set to the web's and worker's one JSON line format (models/logs.py),
+    with `level` from LOG_LEVEL; Litestar's default handlers format the same way."""
+    config = logs.dict_config(level)
     return LoggingConfig(
-        formatters={"bare": {"format": "%(message)s"}},
-        handlers={
-            "request_lines": {
-                "class": "logging.StreamHandler",
-                "stream": "ext://sys.stdout",
-                "formatter": "bare",
-            }
-        },
-        loggers={
-            "pressline": {"level": level},
-            LOGGER_NAME: {"level": level, "handlers": ["request_lines"], "propagate": False},
-        },
+        formatters={**config["formatters"], "standard": logs.FORMATTER},
+        handlers=config["handlers"],
+        # Its own level too: request lines stay at LOG_LEVEL when `pressline` is made chattier.
+        loggers={**config["loggers"], LOGGER_NAME: {"level": level}},
+        root=config["root"],
     )
 
 
@@ -91,4 +84,4 @@ class RequestLogMiddleware:
             else:
                 level = logging.INFO
             if log.isEnabledFor(level):
-                log.log(level, msgspec.json.encode(line).decode())
+                log.log(level, "request", extra=logs.fields(**line))

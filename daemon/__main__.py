@@ -11,9 +11,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from daemon.config import ConfigError, DaemonConfig
+from daemon.config import DaemonConfig
 from daemon.scheduler import Daemon
-from models import db
+from models import db, logs
+from models.settings import get_settings
 
 log = logging.getLogger("daemon")
 
@@ -23,7 +24,10 @@ async def run(config: DaemonConfig) -> int:
     try:
         await db.start()
     except (OSError, asyncpg.PostgresError) as exc:
-        log.error("cannot open the database %s: %s", _safe(config.database_url), exc)
+        log.error(
+            "cannot open the database",
+            extra=logs.fields(database=_safe(config.database_url), error=str(exc)),
+        )
         return 1
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -33,7 +37,10 @@ async def run(config: DaemonConfig) -> int:
     try:
         await daemon.start()
         await stop.wait()
-        log.info("stopping: finishing deliveries in flight (at most %g s)", config.shutdown_grace)
+        log.info(
+            "stopping: finishing deliveries in flight",
+            extra=logs.fields(grace_seconds=config.shutdown_grace),
+        )
         await daemon.stop()
     finally:
         await db.stop()
@@ -59,16 +66,10 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def main() -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # The scheduler logs every run of the polling job at INFO; keep its warnings only.
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
-    try:
-        config = DaemonConfig.from_env()
-    except ConfigError as exc:
-        log.error("cannot start: %s", exc)
-        return 2
+    # An invalid setting stops here (SettingsError: one line on stderr, exit status 1).
+    settings = get_settings()
+    logs.configure(settings.log_level)
+    config = DaemonConfig.from_settings(settings)
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         return runner.run(run(config))
 

@@ -14,6 +14,7 @@ import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -21,7 +22,7 @@ from daemon import deliver, record, targets
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from daemon.store import Store, open_store
-from models import clock
+from models import clock, logs
 
 log = logging.getLogger("daemon.dispatch")
 
@@ -149,7 +150,7 @@ class Dispatcher:
         self._tasks.pop(task, None)
         self._unsent.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("recording delivery attempt failed", exc_info=task.exception())
+            log.error("recording a delivery attempt failed", exc_info=task.exception())
         self._room_freed()
 
     def _room_freed(self) -> None:
@@ -178,7 +179,10 @@ class Dispatcher:
                 return
             if not self._lease_allows(item):
                 self._sent()
-                log.warning("delivery %s: lease too short to send it now; given back", item.id)
+                log.warning(
+                    "lease too short to send now; delivery given back",
+                    extra=logs.fields(delivery_id=item.id),
+                )
                 await self.store.release([item], self.worker)
                 return
             outcome = await deliver.send(
@@ -192,14 +196,22 @@ class Dispatcher:
         self._room_freed()
         status = await self.recorder.submit((item, outcome))
         if status is None:
-            log.warning("delivery %s: lease lost before the attempt was recorded", item.id)
+            log.warning(
+                "lease lost before the attempt was recorded", extra=logs.fields(delivery_id=item.id)
+            )
+        # The target's host only: a receiver's URL may carry its own secret in the query.
         log.info(
-            "delivery %s attempt %s to %s: %s → %s",
-            item.id,
-            item.attempt,
-            item.url,
-            outcome.error or outcome.status_code,
-            status or "lease lost",
+            "delivery attempt",
+            extra=logs.fields(
+                delivery_id=item.id,
+                attempt=item.attempt,
+                subscription_id=item.subscription_id,
+                event=item.event,
+                host=urlsplit(item.url).hostname,
+                status_code=outcome.status_code,
+                error=outcome.error,
+                delivery_status=status or "lease lost",
+            ),
         )
 
     async def run_once(self) -> int:
@@ -224,7 +236,7 @@ class Dispatcher:
             await asyncio.wait(list(self._tasks), timeout=max(grace, 5.0))
         unfinished += self._not_started
         if unfinished:
-            log.info("releasing %s unfinished deliveries", len(unfinished))
+            log.info("releasing unfinished deliveries", extra=logs.fields(count=len(unfinished)))
             await self.store.release(unfinished, self.worker)
 
     async def close(self) -> None:

@@ -12,7 +12,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from daemon.config import DaemonConfig, worker_name
 from daemon.dispatch import Dispatcher, open_session
 from daemon.listen import Listener
-from models import clock, db, idempotency
+from models import clock, db, idempotency, logs
 
 log = logging.getLogger("daemon")
 
@@ -70,12 +70,15 @@ class Daemon:
             self.listener = Listener(self.config.database_url, on_notify=self.wake)
             await self.listener.start()
         log.info(
-            "worker %s started (%s, poll every %g s, %s at a time, lease %g s)",
-            self.worker,
-            "PostgreSQL, LISTEN pressline_outbox" if self.listener else "SQLite, polling",
-            self.config.poll_interval,
-            self.config.concurrency,
-            self.config.lease,
+            "worker started",
+            extra=logs.fields(
+                worker=self.worker,
+                database="postgresql" if db.is_postgres() else "sqlite",
+                wake_up="LISTEN pressline_outbox" if self.listener else "polling only",
+                poll_interval=self.config.poll_interval,
+                concurrency=self.config.concurrency,
+                lease=self.config.lease,
+            ),
         )
 
     async def poll(self) -> None:
@@ -101,10 +104,10 @@ class Daemon:
         try:
             purged = await idempotency.purge_expired(self.now())
         except Exception:
-            log.exception("purging expired idempotency keys failed; retrying in %s", PURGE_EVERY)
+            log.exception("purging expired idempotency keys failed; retrying in an hour")
             return 0
         if purged:
-            log.info("purged %d expired idempotency keys", purged)
+            log.info("purged expired idempotency keys", extra=logs.fields(count=purged))
         return purged
 
     def wake(self) -> None:
@@ -138,4 +141,4 @@ class Daemon:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
             await asyncio.sleep(0)  # AsyncIOScheduler shuts down on the next loop turn
-        log.info("worker %s stopped", self.worker)
+        log.info("worker stopped", extra=logs.fields(worker=self.worker))

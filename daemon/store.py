@@ -25,7 +25,7 @@ from daemon import claim as claims
 from daemon import record as records
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
-from models import db
+from models import db, logs
 
 log = logging.getLogger("daemon.store")
 
@@ -73,7 +73,8 @@ def open_store() -> Store:
 def _log_deactivated(subscription_ids: list[int], limit: int) -> None:
     for subscription_id in subscription_ids:
         log.warning(
-            "subscription %s deactivated after %s consecutive failures", subscription_id, limit
+            "subscription deactivated",
+            extra=logs.fields(subscription_id=subscription_id, consecutive_failures=limit),
         )
 
 
@@ -160,7 +161,10 @@ class PostgresStore:
         except _ROW_ERRORS:
             if len(entries) == 1:
                 raise
-            log.exception("writing %s results failed; writing them one by one", len(entries))
+            log.exception(
+                "writing results failed; writing them one by one",
+                extra=logs.fields(count=len(entries)),
+            )
             return await self._one_by_one(entries, worker=worker, config=config, now=now)
         return [p.status if p.item.id in moved else None for p in planned]
 
@@ -172,7 +176,9 @@ class PostgresStore:
             try:
                 [status] = await self.record([entry], worker=worker, config=config, now=now)
             except _ROW_ERRORS:
-                log.exception("delivery %s: the attempt could not be recorded", entry[0].id)
+                log.exception(
+                    "the attempt could not be recorded", extra=logs.fields(delivery_id=entry[0].id)
+                )
                 status = None
             statuses.append(status)
         return statuses

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from api import request_log
-from models import accounts, clock, db, reads, tokens
+from models import accounts, clock, db, logs, reads, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from tests import factories
@@ -97,9 +97,8 @@ class Capture(logging.Handler):
         self.texts: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.texts.append(f"{record.name} {record.getMessage()} {record.args!r}")
-        if record.exc_info:
-            self.texts.append(logging.Formatter().formatException(record.exc_info))
+        # As the processes write it (one JSON line, fields and traceback included), plus args.
+        self.texts.append(f"{record.name} {logs.JsonFormatter().format(record)} {record.args!r}")
 
 
 @pytest.fixture
@@ -186,6 +185,10 @@ async def test_one_json_log_line_per_request(client, every_log_record):
     ]
     assert all(isinstance(line["duration_ms"], float | int) for line in lines)
     assert set(lines[0]) == {
+        "time",
+        "level",
+        "logger",
+        "message",
         "method",
         "path",
         "route",
@@ -212,7 +215,7 @@ async def test_log_level_comes_from_the_environment(client, every_log_record):
         request_log.logging_config(get_settings().log_level).configure()
     assert seen == {"WARNING": [], "DEBUG": [("/health", 200), (ME, 401)]}
     assert request_logger.level == logging.INFO
-    assert not request_logger.propagate  # bare JSON lines, not repeated by the root handler
+    assert request_logger.handlers == []  # the root's JSON handler writes it, once
 
 
 # --- revocation, deactivation and plan changes act on the next request ------------------------

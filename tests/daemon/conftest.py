@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -10,7 +11,6 @@ import pytest
 from daemon.config import DaemonConfig
 from daemon.dispatch import Dispatcher, open_session
 from daemon.store import Store, open_store
-from models.settings import get_settings
 from tests.daemon.support import FakeClock, Receiver, start_receiver
 
 
@@ -48,7 +48,7 @@ def config(**overrides: Any) -> DaemonConfig:
         "concurrency": 4,
     }
     values.update(overrides)
-    return DaemonConfig.from_settings(get_settings(), **values)
+    return dataclasses.replace(DaemonConfig.from_settings(), **values)
 
 
 @pytest.fixture

@@ -11,8 +11,9 @@ import pytest
 from aiohttp.abc import AbstractResolver, ResolveResult
 
 from daemon import retry, signing, targets
-from daemon.config import ConfigError, DaemonConfig
-from models.settings import DEFAULT_WEBHOOK_BACKOFF, get_settings
+from daemon.config import DaemonConfig
+from models import settings
+from models.settings import DEFAULT_WEBHOOK_BACKOFF, SettingsError
 
 
 def test_signature_is_sha256_prefix_and_lowercase_hex_hmac_of_the_raw_body():
@@ -93,30 +94,30 @@ def test_ip_literals_are_checked_before_the_request():
 
 
 def test_lease_must_outlive_the_attempt_timeout():
-    with pytest.raises(ConfigError, match="WEBHOOK_LEASE"):
-        DaemonConfig.from_settings(get_settings(), timeout=10.0, lease=10.0)
-    assert DaemonConfig.from_settings(get_settings(), timeout=10.0, lease=10.5).lease == 10.5
+    with pytest.raises(SettingsError, match="WEBHOOK_LEASE"):
+        settings.read({"WEBHOOK_TIMEOUT": "10", "WEBHOOK_LEASE": "10"})
+    assert settings.read({"WEBHOOK_TIMEOUT": "10", "WEBHOOK_LEASE": "10.5"}).webhook_lease == 10.5
 
 
-def test_environment_is_read_and_bad_values_refused(monkeypatch):
+def test_the_worker_configuration_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("WEBHOOK_LEASE", "45")
     monkeypatch.setenv("WEBHOOK_CONCURRENCY", "3")
     monkeypatch.setenv("WEBHOOK_BACKOFF", "1,2")
     monkeypatch.setenv("WEBHOOK_MAX_ATTEMPTS", "3")
-    config = DaemonConfig.from_env()
+    monkeypatch.setenv("WEBHOOK_TIMEOUT", "4")
+    config = DaemonConfig.from_settings()
     assert (config.lease, config.concurrency, config.backoff, config.max_attempts) == (
         45.0,
         3,
         (1, 2),
         3,
     )
+    assert config.shutdown_grace == 4 + settings.SHUTDOWN_MARGIN
+    monkeypatch.setenv("WEBHOOK_SHUTDOWN_GRACE", "0")
+    assert DaemonConfig.from_settings().shutdown_grace == 0
     monkeypatch.setenv("WEBHOOK_LEASE", "soon")
-    with pytest.raises(ConfigError, match="WEBHOOK_LEASE must be a number"):
-        DaemonConfig.from_env()
-    monkeypatch.setenv("WEBHOOK_LEASE", "5")
-    monkeypatch.setenv("WEBHOOK_TIMEOUT", "5")
-    with pytest.raises(ConfigError, match="must be longer than WEBHOOK_TIMEOUT"):
-        DaemonConfig.from_env()
+    with pytest.raises(SettingsError, match="WEBHOOK_LEASE must be a number greater than 0"):
+        DaemonConfig.from_settings()
 
 
 class _Answers(AbstractResolver):

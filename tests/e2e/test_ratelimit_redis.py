@@ -30,7 +30,7 @@ REDIS_URL = os.environ.get("REDIS_URL_FOR_TESTS", "redis://127.0.0.1:6379/0")
 REQUIRE_SERVICES = os.environ.get("PRESSLINE_REQUIRE_POSTGRES", "") == "1"
 ROOT = Path(__file__).resolve().parents[2]
 
-SERVER = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1"]
+SERVER = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--no-access-log"]
 
 pytestmark = pytest.mark.slow
 

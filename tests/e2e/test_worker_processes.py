@@ -7,6 +7,7 @@ receiver listens on 127.0.0.1); counts and waits are bounded so a failure never 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -32,9 +33,15 @@ class Worker:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
+    def lines(self) -> list[dict[str, Any]]:
+        """The output as the worker's log lines: every line one JSON object."""
+        lines = [json.loads(text) for text in self.output().splitlines()]
+        assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+        return lines
+
     async def started(self, seconds: float = 20.0) -> None:
         async with asyncio.timeout(seconds):
-            while " started (" not in self.output():
+            while '"message":"worker started"' not in self.output():
                 assert self.process.returncode is None, self.output()
                 await asyncio.sleep(0.05)
 
@@ -158,7 +165,18 @@ async def test_sigterm_finishes_the_attempt_in_flight_and_exits_0(spawn, receive
 
     assert await worker.exit_code() == 0, worker.output()
     assert (await support.load(d)).status == "succeeded"
-    assert "stopping: finishing deliveries in flight" in worker.output()
+    lines = worker.lines()
+    assert [line["message"] for line in lines if line["logger"] == "daemon"] == [
+        "worker started",
+        "stopping: finishing deliveries in flight",
+        "worker stopped",
+    ]
+    [attempt] = [line for line in lines if line["message"] == "delivery attempt"]
+    assert (attempt["delivery_id"], attempt["status_code"], attempt["host"]) == (
+        d.id,
+        200,
+        "127.0.0.1",
+    )
 
 
 async def test_sigint_on_an_idle_worker_exits_0(spawn):
@@ -170,5 +188,17 @@ async def test_sigint_on_an_idle_worker_exits_0(spawn):
 
 async def test_a_lease_shorter_than_the_timeout_is_refused_at_start(spawn):
     worker = await spawn(WEBHOOK_TIMEOUT="10", WEBHOOK_LEASE="5")
-    assert await worker.exit_code() == 2
-    assert "WEBHOOK_LEASE (5 s) must be longer than WEBHOOK_TIMEOUT (10 s)" in worker.output()
+    assert await worker.exit_code() == 1
+    assert worker.output() == (
+        "invalid configuration: WEBHOOK_LEASE (5 s) must be longer than WEBHOOK_TIMEOUT (10 s)\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc"])
+async def test_a_bad_retention_period_is_refused_at_start(spawn, value):
+    worker = await spawn(WEBHOOK_RETENTION_DAYS=value)
+    assert await worker.exit_code() == 1
+    assert worker.output() == (
+        "invalid configuration: WEBHOOK_RETENTION_DAYS must be a whole number of at least 1, "
+        f"got {value!r}\n"
+    )

@@ -1,10 +1,9 @@
 """Claiming due deliveries with a lease, so several workers never send one at the same time.
 
-A claim is one short statement (no transaction is held across the HTTP call): it stamps
-`lease_expires_at`/`leased_by` on up to `limit` due rows and, on PostgreSQL, returns in the
-same round trip what sending needs (URL, secret, event name and body). A worker that dies
-simply lets its leases run out, and the rows become due for everyone again. The statements
-run in daemon/store.py.
+A claim is one short transaction (none is held across the HTTP call): it stamps
+`lease_expires_at`/`leased_by` on up to `limit` due rows, then reads what sending needs
+(URL, secret, event name and body). A worker that dies simply lets its leases run out, and
+the rows become due for everyone again. The statements run in daemon/store.py.
 """
 
 from __future__ import annotations
@@ -14,60 +13,46 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-# PostgreSQL: rows another worker is claiming right now are skipped rather than waited for.
-PG_CLAIM = """
-WITH due AS (
-    SELECT d.id FROM webhook_deliveries d
-    JOIN webhook_subscriptions s ON s.id = d.subscription
-    WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $1) AND s.is_active
-    ORDER BY d.next_attempt_at
-    LIMIT $2
-    FOR UPDATE OF d SKIP LOCKED
-), claimed AS (
-    UPDATE webhook_deliveries d SET lease_expires_at = $3, leased_by = $4
-    FROM due WHERE d.id = due.id
-    RETURNING d.id, d.attempts, d.event, d.subscription, d.next_attempt_at
+from models.reads import Sql
+
+# Each statement is written once, in PostgreSQL's dialect (models/reads.py derives the SQLite
+# text; row locks are PostgreSQL's only, since SQLite's write transaction locks the whole
+# database). Rows another worker is claiming right now are skipped rather than waited for.
+CLAIM = Sql(
+    """
+    UPDATE webhook_deliveries SET lease_expires_at = $3, leased_by = $4
+    WHERE id IN (
+        SELECT d.id FROM webhook_deliveries d
+        JOIN webhook_subscriptions s ON s.id = d.subscription
+        WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+          AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $1) AND s.is_active
+        ORDER BY d.next_attempt_at
+        LIMIT $2
+        FOR UPDATE OF d SKIP LOCKED
+    )
+    RETURNING id
+    """
 )
-SELECT c.id, c.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
-FROM claimed c
-JOIN webhook_events e ON e.id = c.event
-JOIN webhook_subscriptions s ON s.id = c.subscription
-ORDER BY c.next_attempt_at, c.id
-"""
 
-PG_RELEASE = """
-UPDATE webhook_deliveries d SET lease_expires_at = NULL, leased_by = NULL
-FROM unnest($1::integer[], $2::timestamptz[]) AS r(id, lease)
-WHERE d.id = r.id AND d.leased_by = $3 AND d.lease_expires_at = r.lease
-"""
-
-# SQLite (one daemon, inside BEGIN IMMEDIATE): the lease first, then the rows it took.
-SQLITE_CLAIM = """
-UPDATE webhook_deliveries SET lease_expires_at = ?, leased_by = ?
-WHERE id IN (
-    SELECT d.id FROM webhook_deliveries d
+# What sending needs, for the rows the claim just took (a second round trip: a claim takes a
+# batch, so it costs nothing measurable — docs/benchmarks.md, Webhooks).
+CLAIMED = Sql(
+    """
+    SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
+    FROM webhook_deliveries d
+    JOIN webhook_events e ON e.id = d.event
     JOIN webhook_subscriptions s ON s.id = d.subscription
-    WHERE d.status = 'pending' AND d.next_attempt_at <= ?
-      AND (d.lease_expires_at IS NULL OR d.lease_expires_at < ?) AND s.is_active = ?
-    ORDER BY d.next_attempt_at
-    LIMIT ?
+    WHERE d.id = ANY($1) AND d.leased_by = $2 AND d.lease_expires_at = $3
+    ORDER BY d.next_attempt_at, d.id
+    """
 )
-RETURNING id
-"""
 
-SQLITE_DETAILS = """
-SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
-FROM webhook_deliveries d
-JOIN webhook_events e ON e.id = d.event
-JOIN webhook_subscriptions s ON s.id = d.subscription
-WHERE d.id IN ({ids}) AND d.leased_by = ? AND d.lease_expires_at = ?
-ORDER BY d.next_attempt_at, d.id
-"""
-
-SQLITE_RELEASE = (
-    "UPDATE webhook_deliveries SET lease_expires_at = NULL, leased_by = NULL "
-    "WHERE id = ? AND leased_by = ? AND lease_expires_at = ?"
+# One row given back (shutdown: a cold path, run once per row).
+RELEASE = Sql(
+    """
+    UPDATE webhook_deliveries SET lease_expires_at = NULL, leased_by = NULL
+    WHERE id = $1 AND leased_by = $2 AND lease_expires_at = $3
+    """
 )
 
 
@@ -91,7 +76,7 @@ def lease_until(now: dt.datetime, lease: float) -> dt.datetime:
 
 
 def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
-    """Rows of the claim statements (oldest due first) as deliveries to send."""
+    """Rows of CLAIMED (oldest due first) as deliveries to send."""
     return [
         Claimed(
             id=row["id"],

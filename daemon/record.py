@@ -16,6 +16,7 @@ from daemon import retry
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from daemon.deliver import Outcome
+from models.reads import Sql
 
 SUCCEEDED, FAILED, PENDING = "succeeded", "failed", "pending"
 ERROR_TEXT_LIMIT = 2000
@@ -103,11 +104,71 @@ def failure_counts(entries: list[Entry]) -> list[FailureCount]:
 
 
 # --- statements ----------------------------------------------------------------------------
+# Written once in PostgreSQL's dialect (models/reads.py derives the SQLite text), one row each.
 
-# $1.. attempt and delivery columns as arrays; $15 worker, $16 now, $17 limit, $18 reason;
-# $19.. the per-subscription counter moves. Returns the deliveries moved and the
-# subscriptions deactivated by this statement.
-PG_RECORD = """
+ATTEMPT = Sql(
+    """
+    INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code, error,
+        response_headers, response_body, response_truncated, response_length, worker)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    """
+)
+
+# Only while this worker's lease holds; the id comes back if the delivery moved.
+MOVE = Sql(
+    """
+    UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+        lease_expires_at = NULL, leased_by = NULL, last_status_code = $4, last_error = $5,
+        completed_at = $6, updated_at = $7
+    WHERE id = $8 AND status = 'pending' AND leased_by = $9 AND lease_expires_at = $10
+    RETURNING id
+    """
+)
+
+# The deactivation rule (DECISIONS 6), the one place it is written: with this batch's
+# attempts the subscription's consecutive failures reach the limit ($6). $4 is `lead`, $5
+# `peak` (FailureCount). Evaluated on the row being updated, so concurrent workers never
+# lose an increment.
+_REACHES_LIMIT = "(($4 > 0 AND consecutive_failures + $4 >= $6) OR $5 >= $6)"
+
+# $1 subscription, $2 reset, $3 tail, $4 lead, $5 peak, $6 limit, $7 now, $8 reason.
+# Returns whether this statement deactivated it.
+COUNT = Sql(
+    f"""
+    UPDATE webhook_subscriptions SET
+        consecutive_failures = CASE WHEN $2 THEN $3 ELSE consecutive_failures + $4 END,
+        deactivated_at = CASE WHEN is_active AND {_REACHES_LIMIT}
+            THEN $7 ELSE deactivated_at END,
+        deactivated_reason = CASE WHEN is_active AND {_REACHES_LIMIT}
+            THEN $8 ELSE deactivated_reason END,
+        is_active = is_active AND NOT {_REACHES_LIMIT},
+        updated_at = $7
+    WHERE id = $1 AND ($4 > 0 OR $3 > 0 OR consecutive_failures <> 0)
+    RETURNING id, NOT is_active AND deactivated_at = $7 AND ($4 > 0 OR $5 > 0) AS deactivated
+    """  # noqa: S608 - a constant fragment, no input
+)
+
+
+def attempt_args(p: Planned, worker: str) -> tuple[object, ...]:
+    o = p.outcome
+    return (p.item.id, p.item.attempt, o.started_at, o.duration_ms, o.status_code, p.error,
+            p.headers, p.body, o.truncated, o.length, worker)  # fmt: skip
+
+
+def move_args(p: Planned, worker: str, now: dt.datetime) -> tuple[object, ...]:
+    o = p.outcome
+    return (p.status, p.item.attempt, p.next_attempt_at, o.status_code, p.error, p.completed_at,
+            now, p.item.id, worker, p.item.lease_expires_at)  # fmt: skip
+
+
+def count_args(c: FailureCount, limit: int, now: dt.datetime) -> tuple[object, ...]:
+    return (c.subscription_id, c.reset, c.tail, c.lead, c.peak, limit, now,
+            deactivation_reason(limit))  # fmt: skip
+
+
+# PostgreSQL only, because it measurably pays (docs/benchmarks.md, Webhooks): ATTEMPT and MOVE
+# for a whole batch in one statement, the rows passed as arrays. Returns the moved ids.
+PG_RECORD_BATCH = """
 WITH r AS (
     SELECT * FROM unnest(
         $1::integer[], $2::integer[], $3::timestamptz[], $4::integer[], $5::integer[],
@@ -120,67 +181,34 @@ WITH r AS (
         error, response_headers, response_body, response_truncated, response_length, worker)
     SELECT delivery, number, started_at, duration_ms, status_code, error, headers, body,
         truncated, length, $15 FROM r
-), moved AS (
-    UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
-        next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
-        last_status_code = r.status_code, last_error = r.error,
-        completed_at = r.completed_at, updated_at = $16
-    FROM r
-    WHERE d.id = r.delivery AND d.status = 'pending' AND d.leased_by = $15
-      AND d.lease_expires_at = r.lease
-    RETURNING d.id
-), counted AS (
-    UPDATE webhook_subscriptions s SET
-        consecutive_failures = CASE WHEN c.reset THEN c.tail
-            ELSE s.consecutive_failures + c.lead END,
-        deactivated_at = CASE WHEN s.is_active
-            AND ((c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17)
-            THEN $16 ELSE s.deactivated_at END,
-        deactivated_reason = CASE WHEN s.is_active
-            AND ((c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17)
-            THEN $18 ELSE s.deactivated_reason END,
-        is_active = CASE
-            WHEN (c.lead > 0 AND s.consecutive_failures + c.lead >= $17) OR c.peak >= $17
-            THEN false ELSE s.is_active END,
-        updated_at = $16
-    FROM unnest($19::integer[], $20::integer[], $21::boolean[], $22::integer[], $23::integer[])
-        AS c(id, lead, reset, tail, peak)
-    WHERE s.id = c.id AND (c.lead > 0 OR c.tail > 0 OR s.consecutive_failures <> 0)
-    RETURNING s.id, NOT s.is_active AND s.deactivated_at = $16 AND (c.lead > 0 OR c.peak > 0)
-        AS deactivated
 )
-SELECT 'moved' AS kind, id FROM moved
-UNION ALL
-SELECT 'deactivated', id FROM counted WHERE deactivated
+UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
+    next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
+    last_status_code = r.status_code, last_error = r.error,
+    completed_at = r.completed_at, updated_at = $16
+FROM r
+WHERE d.id = r.delivery AND d.status = 'pending' AND d.leased_by = $15
+  AND d.lease_expires_at = r.lease
+RETURNING d.id
 """
 
-SQLITE_ATTEMPT = (
-    "INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code, "
-    "error, response_headers, response_body, response_truncated, response_length, worker) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
 
-SQLITE_MOVE = (
-    "UPDATE webhook_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, "
-    "lease_expires_at = NULL, leased_by = NULL, last_status_code = ?, last_error = ?, "
-    "completed_at = ?, updated_at = ? "
-    "WHERE id = ? AND status = 'pending' AND leased_by = ? AND lease_expires_at = ?"
-)
-
-# :lead :reset :tail :peak :limit :now :reason :id
-SQLITE_COUNT = """
-UPDATE webhook_subscriptions SET
-    consecutive_failures = CASE WHEN :reset THEN :tail ELSE consecutive_failures + :lead END,
-    deactivated_at = CASE WHEN is_active
-        AND ((:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit)
-        THEN :now ELSE deactivated_at END,
-    deactivated_reason = CASE WHEN is_active
-        AND ((:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit)
-        THEN :reason ELSE deactivated_reason END,
-    is_active = CASE
-        WHEN (:lead > 0 AND consecutive_failures + :lead >= :limit) OR :peak >= :limit
-        THEN 0 ELSE is_active END,
-    updated_at = :now
-WHERE id = :id AND (:lead > 0 OR :tail > 0 OR consecutive_failures <> 0)
-RETURNING is_active, deactivated_at = :now AS now_deactivated
-"""
+def pg_batch_args(planned: list[Planned], worker: str, now: dt.datetime) -> tuple[object, ...]:
+    return (
+        [p.item.id for p in planned],
+        [p.item.attempt for p in planned],
+        [p.outcome.started_at for p in planned],
+        [p.outcome.duration_ms for p in planned],
+        [p.outcome.status_code for p in planned],
+        [p.error for p in planned],
+        [p.headers for p in planned],
+        [p.body for p in planned],
+        [p.outcome.truncated for p in planned],
+        [p.outcome.length for p in planned],
+        [p.status for p in planned],
+        [p.next_attempt_at for p in planned],
+        [p.completed_at for p in planned],
+        [p.item.lease_expires_at for p in planned],
+        worker,
+        now,
+    )

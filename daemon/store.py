@@ -26,6 +26,9 @@ from daemon import record as records
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from models import db, logs
+from models.reads import Sql
+
+PG_BATCHED = True
 
 log = logging.getLogger("daemon.store")
 
@@ -135,29 +138,33 @@ class PostgresStore:
             return []
         expires = claims.lease_until(now, lease)
         async with self._claims.use() as conn:
+            taken = await conn.fetch(
+                claims.CLAIM.postgres, now, limit, expires, worker, timeout=STATEMENT_TIMEOUT
+            )
+            if not taken:
+                return []
             rows = await conn.fetch(
-                claims.PG_CLAIM, now, limit, expires, worker, timeout=STATEMENT_TIMEOUT
+                claims.CLAIMED.postgres,
+                [row[0] for row in taken],
+                worker,
+                expires,
+                timeout=STATEMENT_TIMEOUT,
             )
         return claims.claimed(rows, expires)
 
     async def release(self, items: list[Claimed], worker: str) -> None:
         if not items:
             return
+        rows = [(item.id, worker, item.lease_expires_at) for item in items]
         async with self._claims.use() as conn:
-            await conn.execute(
-                claims.PG_RELEASE,
-                [item.id for item in items],
-                [item.lease_expires_at for item in items],
-                worker,
-                timeout=STATEMENT_TIMEOUT,
-            )
+            await conn.executemany(claims.RELEASE.postgres, rows, timeout=STATEMENT_TIMEOUT)
 
     async def record(
         self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
     ) -> list[str | None]:
         planned = [records.plan(item, outcome, config, now) for item, outcome in entries]
         try:
-            moved = await self._write(planned, entries, worker, config, now)
+            moved, deactivated = await self._write(planned, entries, worker, config, now)
         except _ROW_ERRORS:
             if len(entries) == 1:
                 raise
@@ -166,6 +173,7 @@ class PostgresStore:
                 extra=logs.fields(count=len(entries)),
             )
             return await self._one_by_one(entries, worker=worker, config=config, now=now)
+        _log_deactivated(deactivated, config.deactivate_after)
         return [p.status if p.item.id in moved else None for p in planned]
 
     async def _one_by_one(
@@ -190,47 +198,49 @@ class PostgresStore:
         worker: str,
         config: DaemonConfig,
         now: dt.datetime,
-    ) -> set[int]:
-        counts = records.failure_counts(entries)
-        args = (
-            [p.item.id for p in planned],
-            [p.item.attempt for p in planned],
-            [p.outcome.started_at for p in planned],
-            [p.outcome.duration_ms for p in planned],
-            [p.outcome.status_code for p in planned],
-            [p.error for p in planned],
-            [p.headers for p in planned],
-            [p.body for p in planned],
-            [p.outcome.truncated for p in planned],
-            [p.outcome.length for p in planned],
-            [p.status for p in planned],
-            [p.next_attempt_at for p in planned],
-            [p.completed_at for p in planned],
-            [p.item.lease_expires_at for p in planned],
-            worker,
-            now,
-            config.deactivate_after,
-            records.deactivation_reason(config.deactivate_after),
-            [c.subscription_id for c in counts],
-            [c.lead for c in counts],
-            [c.reset for c in counts],
-            [c.tail for c in counts],
-            [c.peak for c in counts],
-        )
+    ) -> tuple[set[int], list[int]]:
+        """One transaction: the batch's attempts and moves, then each subscription's counter
+        (in id order, the order every worker locks them in)."""
+        limit = config.deactivate_after
+        counts = [records.count_args(c, limit, now) for c in records.failure_counts(entries)]
         for attempt in range(1, DEADLOCK_RETRIES + 1):
             try:
-                async with self._results.use() as conn:
-                    rows = await conn.fetch(records.PG_RECORD, *args, timeout=STATEMENT_TIMEOUT)
-                break
+                async with self._results.use() as conn, conn.transaction():
+                    if PG_BATCHED:
+                        rows = await conn.fetch(
+                            records.PG_RECORD_BATCH,
+                            *records.pg_batch_args(planned, worker, now),
+                            timeout=STATEMENT_TIMEOUT,
+                        )
+                        moved = {row[0] for row in rows}
+                    else:
+                        moved = set()
+                        await conn.executemany(
+                            records.ATTEMPT.postgres,
+                            [records.attempt_args(p, worker) for p in planned],
+                            timeout=STATEMENT_TIMEOUT,
+                        )
+                        for p in planned:
+                            if await conn.fetchval(
+                                records.MOVE.postgres,
+                                *records.move_args(p, worker, now),
+                                timeout=STATEMENT_TIMEOUT,
+                            ):
+                                moved.add(p.item.id)
+                    deactivated = []
+                    for args in counts:
+                        row = await conn.fetchrow(
+                            records.COUNT.postgres, *args, timeout=STATEMENT_TIMEOUT
+                        )
+                        if row is not None and row["deactivated"]:
+                            deactivated.append(row["id"])
+                return moved, deactivated
             except asyncpg.DeadlockDetectedError:
-                # One statement: nothing of it was applied; the other side has gone on.
+                # The transaction was rolled back as a whole; the other side has gone on.
                 if attempt == DEADLOCK_RETRIES:
                     raise
                 log.warning("deadlock while recording results; trying again")
-        _log_deactivated(
-            [row["id"] for row in rows if row["kind"] == "deactivated"], config.deactivate_after
-        )
-        return {row["id"] for row in rows if row["kind"] == "moved"}
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         await self._claims.close()
@@ -238,6 +248,10 @@ class PostgresStore:
 
 
 # --- SQLite --------------------------------------------------------------------------------
+
+
+def _run(conn: sqlite3.Connection, sql: Sql, *args: Any) -> list[sqlite3.Row]:
+    return conn.execute(sql.sqlite, sql.sqlite_args(args)).fetchall()
 
 
 class SqliteStore:
@@ -283,16 +297,10 @@ class SqliteStore:
         expires = claims.lease_until(now, lease)
 
         def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-            ids = [
-                row[0]
-                for row in conn.execute(
-                    claims.SQLITE_CLAIM, (expires, worker, now, now, True, limit)
-                ).fetchall()
-            ]
-            if not ids:
+            taken = [row[0] for row in _run(conn, claims.CLAIM, now, limit, expires, worker)]
+            if not taken:
                 return []
-            details = claims.SQLITE_DETAILS.format(ids=", ".join("?" * len(ids)))
-            return conn.execute(details, (*ids, worker, expires)).fetchall()
+            return _run(conn, claims.CLAIMED, taken, worker, expires)
 
         return claims.claimed(await self._run(work), expires)
 
@@ -300,45 +308,30 @@ class SqliteStore:
         if not items:
             return
         rows = [(item.id, worker, item.lease_expires_at) for item in items]
-        await self._run(lambda conn: conn.executemany(claims.SQLITE_RELEASE, rows))
+        await self._run(lambda conn: conn.executemany(claims.RELEASE.sqlite, rows))
 
     async def record(
         self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
     ) -> list[str | None]:
         planned = [records.plan(item, outcome, config, now) for item, outcome in entries]
-        counts = records.failure_counts(entries)
         limit = config.deactivate_after
-        reason = records.deactivation_reason(limit)
+        counts = [records.count_args(c, limit, now) for c in records.failure_counts(entries)]
 
         def work(conn: sqlite3.Connection) -> tuple[list[str | None], list[int]]:
             statuses: list[str | None] = []
             for p in planned:
-                item, outcome = p.item, p.outcome
                 try:
-                    conn.execute(
-                        records.SQLITE_ATTEMPT,
-                        (item.id, item.attempt, outcome.started_at, outcome.duration_ms,
-                         outcome.status_code, p.error, p.headers, p.body, outcome.truncated,
-                         outcome.length, worker),
-                    )  # fmt: skip
+                    _run(conn, records.ATTEMPT, *records.attempt_args(p, worker))
                 except sqlite3.IntegrityError:  # the delivery is gone (workspace deleted)
                     statuses.append(None)
                     continue
-                moved = conn.execute(
-                    records.SQLITE_MOVE,
-                    (p.status, item.attempt, p.next_attempt_at, outcome.status_code, p.error,
-                     p.completed_at, now, item.id, worker, item.lease_expires_at),
-                ).rowcount  # fmt: skip
+                moved = _run(conn, records.MOVE, *records.move_args(p, worker, now))
                 statuses.append(p.status if moved else None)
             deactivated = []
-            for c in counts:
-                row = conn.execute(
-                    records.SQLITE_COUNT,
-                    {"lead": c.lead, "reset": c.reset, "tail": c.tail, "peak": c.peak,
-                     "limit": limit, "now": now, "reason": reason, "id": c.subscription_id},
-                ).fetchone()  # fmt: skip
-                if row and not row["is_active"] and row["now_deactivated"] and (c.lead or c.peak):
-                    deactivated.append(c.subscription_id)
+            for args in counts:
+                rows = _run(conn, records.COUNT, *args)
+                if rows and rows[0]["deactivated"]:
+                    deactivated.append(rows[0]["id"])
             return statuses, deactivated
 
         statuses, deactivated = await self._run(work)

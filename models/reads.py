@@ -30,6 +30,9 @@ StatementListener = Callable[[str, Sequence[Any]], None]
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 _ANY = re.compile(r"= ANY\((\$\d+)\)")
 _UTC_TEXT = re.compile(r"UTC_TEXT\(([\w.\"]+)\)")
+_ROW_LOCK = re.compile(
+    r" FOR (?:NO KEY )?UPDATE(?: OF [\w, ]+?)?(?: SKIP LOCKED| NOWAIT)?(?=[ )]|$)"
+)
 _PG_UTC_TEXT = r"""to_char(\1 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')"""
 _UTC = dt.UTC
 # A read never waits long: in WAL mode readers take no lock a writer holds; this only covers
@@ -44,7 +47,10 @@ class Sql:
 
     `UTC_TEXT(column)` selects a timestamp for `iso()`: PostgreSQL renders it in the API's
     form in the statement (cheaper there than a datetime built and formatted in Python);
-    SQLite returns the fixed-width text it stores, which `iso()` slices."""
+    SQLite returns the fixed-width text it stores, which `iso()` slices.
+
+    A row lock (`FOR UPDATE [OF t] [SKIP LOCKED]`) is PostgreSQL's only: SQLite's write
+    transaction already locks the whole database, so its form leaves the clause out."""
 
     __slots__ = ("has_list", "postgres", "sqlite")
 
@@ -53,7 +59,11 @@ class Sql:
         self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, text)
         self.has_list = _ANY.search(text) is not None
         sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", _UTC_TEXT.sub(r"\1", text))
-        self.sqlite = _PLACEHOLDER.sub(r"?\1", sqlite)
+        self.sqlite = _PLACEHOLDER.sub(r"?\1", _ROW_LOCK.sub("", sqlite))
+
+    def sqlite_args(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """`args` as the SQLite form takes them (a list as its JSON array)."""
+        return _json_ids(args) if self.has_list else args
 
 
 class Reader(Protocol):

@@ -12,13 +12,16 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from daemon.config import DaemonConfig, worker_name
 from daemon.dispatch import Dispatcher, open_session
 from daemon.listen import Listener
-from models import clock, db, idempotency, logs
+from models import clock, db, idempotency, logs, retention
 
 log = logging.getLogger("daemon")
 
 POLL_JOB = "poll-outbox"
-PURGE_JOB = "purge-idempotency-keys"
-PURGE_EVERY = dt.timedelta(hours=1)  # keys live 24 h; an hour's overrun is harmless
+HOUSEKEEPING_JOB = "housekeeping"
+# Idempotency keys live 24 h and the outbox keeps WEBHOOK_RETENTION_DAYS: an hour's overrun
+# is harmless to either.
+HOUSEKEEPING_EVERY = dt.timedelta(hours=1)
+HOUSEKEEPING_DELAY = dt.timedelta(minutes=1)  # after a start, delivery comes first
 
 
 class Daemon:
@@ -58,12 +61,13 @@ class Daemon:
             next_run_time=dt.datetime.now(dt.UTC),
         )
         self.scheduler.add_job(
-            self.purge_idempotency_keys,
+            self.housekeeping,
             "interval",
-            seconds=PURGE_EVERY.total_seconds(),
-            id=PURGE_JOB,
+            seconds=HOUSEKEEPING_EVERY.total_seconds(),
+            id=HOUSEKEEPING_JOB,
             max_instances=1,
             coalesce=True,
+            next_run_time=dt.datetime.now(dt.UTC) + HOUSEKEEPING_DELAY,
         )
         self.scheduler.start()
         if db.is_postgres():
@@ -99,16 +103,24 @@ class Daemon:
             self._polling = False
             self._idle.set()
 
-    async def purge_idempotency_keys(self) -> int:
-        """Delete the web process's expired Idempotency-Key rows (housekeeping, not delivery)."""
+    async def housekeeping(self) -> None:
+        """Delete what has outlived its use: expired Idempotency-Key rows, and the outbox's
+        history past WEBHOOK_RETENTION_DAYS (models/retention.py; `pending` is never touched).
+        A failure is logged and retried at the next run; delivery goes on meanwhile."""
+        now = self.now()
         try:
-            purged = await idempotency.purge_expired(self.now())
+            keys = await idempotency.purge_expired(now)
+            pruned = await retention.prune(self.config.retention_days, now)
         except Exception:
-            log.exception("purging expired idempotency keys failed; retrying in an hour")
-            return 0
-        if purged:
-            log.info("purged expired idempotency keys", extra=logs.fields(count=purged))
-        return purged
+            log.exception("housekeeping failed; retrying in an hour")
+            return
+        if keys or pruned.deliveries or pruned.events:
+            log.info(
+                "housekeeping done",
+                extra=logs.fields(
+                    idempotency_keys=keys, deliveries=pruned.deliveries, events=pruned.events
+                ),
+            )
 
     def wake(self) -> None:
         """Run the polling job now (new outbox rows, a free slot); never lost while it runs."""

@@ -13,9 +13,9 @@ import pytest
 from aiohttp import web
 
 from daemon import listen
-from daemon.scheduler import PURGE_EVERY, PURGE_JOB, Daemon
+from daemon.scheduler import HOUSEKEEPING_EVERY, HOUSEKEEPING_JOB, Daemon
 from models import outbox
-from models.tables import IdempotencyKey
+from models.tables import IdempotencyKey, WebhookDelivery, WebhookEvent
 from tests import factories
 from tests.daemon import support
 from tests.daemon.conftest import config
@@ -139,10 +139,10 @@ async def test_stop_releases_what_cannot_finish_in_time(start_daemon, receiver: 
         assert row.next_attempt_at <= dt.datetime.now(dt.UTC)
 
 
-async def test_the_worker_purges_expired_idempotency_keys(start_daemon):
+async def test_the_worker_purges_expired_keys_and_old_outbox_history(start_daemon, receiver):
     daemon = await start_daemon(poll_interval=5)
-    job = daemon.scheduler.get_job(PURGE_JOB)
-    assert job is not None and job.trigger.interval == PURGE_EVERY
+    job = daemon.scheduler.get_job(HOUSEKEEPING_JOB)
+    assert job is not None and job.trigger.interval == HOUSEKEEPING_EVERY
     ws = await factories.workspace()
     user = await factories.user(ws)
     now = daemon.now()
@@ -153,5 +153,19 @@ async def test_the_worker_purges_expired_idempotency_keys(start_daemon):
         await IdempotencyKey(
             user=user.id, key=key, request_hash="0" * 64, expires_at=expires_at
         ).save()
-    assert await daemon.purge_idempotency_keys() == 1
+    sub = await support.subscription(ws, receiver.url())
+    past = now - dt.timedelta(days=daemon.config.retention_days, seconds=1)
+    recent = now - dt.timedelta(days=daemon.config.retention_days - 1)
+    old = await support.delivery(
+        await support.event(ws, created_at=past), sub, status="failed", updated_at=past
+    )
+    kept = await support.delivery(
+        await support.event(ws, created_at=past), sub, status="failed", updated_at=recent
+    )
+
+    await daemon.housekeeping()
+
     assert await IdempotencyKey.select(IdempotencyKey.key).output(as_list=True) == ["live"]
+    remaining = await WebhookDelivery.select(WebhookDelivery.id).output(as_list=True)
+    assert remaining == [kept.id]
+    assert not await WebhookEvent.exists().where(WebhookEvent.id == old.event)

@@ -15,6 +15,7 @@ run benchmarks.floor --smoke                    # seeds tiny databases, byte-com
 run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
 run benchmarks.webhooks --smoke
 run benchmarks.retention --smoke
+run benchmarks.metrics
 run benchmarks.scale --smoke
 run benchmarks.hotpaths smoke
 run benchmarks.ceiling --smoke

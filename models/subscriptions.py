@@ -126,32 +126,48 @@ async def list_for_workspace(workspace_id: int) -> list[dict[str, Any]]:
     return [_row(row) for row in rows]
 
 
+def _queued_again(now: dt.datetime) -> dict[Any, Any]:
+    """A delivery sent again from its first attempt, due now (re-queue and redeliver)."""
+    return {
+        WebhookDelivery.status: "pending",
+        WebhookDelivery.attempts: 0,
+        WebhookDelivery.next_attempt_at: now,
+        WebhookDelivery.lease_expires_at: None,
+        WebhookDelivery.leased_by: None,
+        WebhookDelivery.completed_at: None,
+        WebhookDelivery.updated_at: now,
+    }
+
+
 async def enable(subscription_id: int, requeue_since: dt.datetime | None = None) -> dict[str, Any]:
     """Re-activate (counter back to 0); optionally re-queue failed/skipped deliveries since then."""
     now = clock.now()
     async with db.transaction():
-        updated = await WebhookSubscription.raw(
-            "UPDATE webhook_subscriptions SET is_active = {}, consecutive_failures = 0, "
-            "deactivated_at = NULL, deactivated_reason = NULL, updated_at = {} "
-            "WHERE id = {} RETURNING id",
-            True,
-            now,
-            subscription_id,
+        updated = (
+            await WebhookSubscription.update(
+                {
+                    WebhookSubscription.is_active: True,
+                    WebhookSubscription.consecutive_failures: 0,
+                    WebhookSubscription.deactivated_at: None,
+                    WebhookSubscription.deactivated_reason: None,
+                    WebhookSubscription.updated_at: now,
+                }
+            )
+            .where(WebhookSubscription.id == subscription_id)
+            .returning(WebhookSubscription.id)
         )
         if not updated:
             raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
         requeued: list[dict[str, Any]] = []
         if requeue_since is not None:
-            requeued = await WebhookDelivery.raw(
-                "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, "
-                "next_attempt_at = {}, lease_expires_at = NULL, leased_by = NULL, "
-                "completed_at = NULL, updated_at = {} "
-                "WHERE subscription = {} AND status IN ('failed', 'skipped') AND created_at >= {} "
-                "RETURNING id",
-                now,
-                now,
-                subscription_id,
-                requeue_since,
+            requeued = (
+                await WebhookDelivery.update(_queued_again(now))
+                .where(
+                    (WebhookDelivery.subscription == subscription_id)
+                    & WebhookDelivery.status.is_in(["failed", "skipped"])
+                    & (WebhookDelivery.created_at >= requeue_since)
+                )
+                .returning(WebhookDelivery.id)
             )
     result = await get(subscription_id)
     result["requeued"] = len(requeued)
@@ -161,14 +177,17 @@ async def enable(subscription_id: int, requeue_since: dt.datetime | None = None)
 async def disable(subscription_id: int, reason: str = OPERATOR_DISABLED) -> dict[str, Any]:
     """Stop sending: pending deliveries wait, new events are recorded as skipped."""
     now = clock.now()
-    updated = await WebhookSubscription.raw(
-        "UPDATE webhook_subscriptions SET is_active = {}, deactivated_at = {}, "
-        "deactivated_reason = {}, updated_at = {} WHERE id = {} RETURNING id",
-        False,
-        now,
-        reason,
-        now,
-        subscription_id,
+    updated = (
+        await WebhookSubscription.update(
+            {
+                WebhookSubscription.is_active: False,
+                WebhookSubscription.deactivated_at: now,
+                WebhookSubscription.deactivated_reason: reason,
+                WebhookSubscription.updated_at: now,
+            }
+        )
+        .where(WebhookSubscription.id == subscription_id)
+        .returning(WebhookSubscription.id)
     )
     if not updated:
         raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
@@ -258,22 +277,15 @@ async def redeliver(delivery_id: int) -> dict[str, Any]:
     """Queue one delivery again, whatever its state, for a fresh round of attempts."""
     now = clock.now()
     async with db.transaction():
-        rows = await WebhookDelivery.raw(
-            "SELECT status, lease_expires_at FROM webhook_deliveries WHERE id = {}", delivery_id
-        )
+        rows = await WebhookDelivery.select(
+            WebhookDelivery.status, WebhookDelivery.lease_expires_at
+        ).where(WebhookDelivery.id == delivery_id)
         if not rows:
             raise NotFoundError(f"Webhook delivery {delivery_id} not found.")
         lease = rows[0]["lease_expires_at"]
         if rows[0]["status"] == "pending" and lease is not None and lease > now:
             raise ConflictError(f"Webhook delivery {delivery_id} is being sent right now.")
-        await WebhookDelivery.raw(
-            "UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = {}, "
-            "lease_expires_at = NULL, leased_by = NULL, completed_at = NULL, updated_at = {} "
-            "WHERE id = {}",
-            now,
-            now,
-            delivery_id,
-        )
+        await WebhookDelivery.update(_queued_again(now)).where(WebhookDelivery.id == delivery_id)
     result = await delivery(delivery_id)
     sub = await get(result["subscription"])
     result["subscription_active"] = sub["is_active"]

@@ -136,6 +136,7 @@ async def record_event(
         if deliveries:
             await WebhookDelivery.insert(*deliveries)
         if db.is_postgres() and any(d.status == "pending" for d in deliveries):
-            # A wake-up only (empty payload), delivered to the daemon when this commits.
+            # A wake-up only (empty payload), delivered to the daemon when this commits. Raw
+            # SQL: Piccolo has no NOTIFY, and the channel is a constant, never input.
             await WebhookEvent.raw(f"NOTIFY {NOTIFY_CHANNEL}")
     return event_id

@@ -78,7 +78,7 @@ async def approve_artwork(*, workspace_id: int, order_id: int) -> None:
             workspace_id=workspace_id,
             name="artwork.approved",
             fields=outbox.artwork_fields(
-                order_number=order["number"], artwork_version=artwork["version"]
+                order_id=order_id, order_number=order["number"], artwork_version=artwork["version"]
             ),
             order_id=order_id,
             customer_id=order["customer"],

@@ -48,6 +48,7 @@ async def issue_invoice(
             workspace_id=workspace_id,
             name="invoice.issued",
             fields=outbox.invoice_fields(
+                order_id=order_id,
                 order_number=order_number,
                 invoice_number=number,
                 invoice_status="issued",
@@ -93,6 +94,7 @@ async def pay_invoice(*, workspace_id: int, number: str) -> None:
             workspace_id=workspace_id,
             name="invoice.paid",
             fields=outbox.invoice_fields(
+                order_id=invoice["order"],
                 order_number=invoice["order_number"],
                 invoice_number=number,
                 invoice_status="paid",

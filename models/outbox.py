@@ -69,9 +69,18 @@ def order_fields(
 
 
 def invoice_fields(
-    *, order_number: str, invoice_number: str, invoice_status: str, total: int, currency: str
+    *,
+    order_id: int,
+    order_number: str,
+    invoice_number: str,
+    invoice_status: str,
+    total: int,
+    currency: str,
 ) -> dict[str, Any]:
+    """Invoice events: `order_id` (extension) lets a receiver fetch the order, since the API
+    takes no document numbers."""
     return {
+        "order_id": order_id,
         "order_number": order_number,
         "invoice_number": invoice_number,
         "invoice_status": invoice_status,
@@ -80,8 +89,9 @@ def invoice_fields(
     }
 
 
-def artwork_fields(*, order_number: str, artwork_version: int) -> dict[str, Any]:
-    return {"order_number": order_number, "artwork_version": artwork_version}
+def artwork_fields(*, order_id: int, order_number: str, artwork_version: int) -> dict[str, Any]:
+    """`artwork.approved`: `order_id` (extension) as in the invoice events."""
+    return {"order_id": order_id, "order_number": order_number, "artwork_version": artwork_version}
 
 
 async def record_event(

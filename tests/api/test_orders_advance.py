@@ -396,6 +396,7 @@ async def test_dispatch_records_order_dispatched_then_invoice_issued(client):
         '{"event":"invoice.issued",'
         f'"event_id":"{events[1].event_id}",'
         f'"occurred_at":"{order["dispatched_at"]}",'
+        f'"order_id":{order["id"]},'
         f'"order_number":"{order["number"]}",'
         f'"invoice_number":"{invoice["number"]}",'
         '"invoice_status":"issued",'

@@ -54,7 +54,7 @@ async def test_proof_then_approve_records_artwork_approved(pressline):
         '{"event":"artwork.approved",'
         f'"event_id":"{event.event_id}",'
         f'"occurred_at":"{clock.iso(artwork.approved_at)}",'
-        f'"order_number":"{order.number}","artwork_version":1}}'
+        f'"order_id":{order.id},"order_number":"{order.number}","artwork_version":1}}'
     )
     assert await WebhookDelivery.count() == 1
     # A second proof starts a new version that needs approving again.
@@ -106,6 +106,7 @@ async def test_invoice_pay_records_invoice_paid(pressline):
         '{"event":"invoice.paid",'
         f'"event_id":"{event.event_id}",'
         f'"occurred_at":"{clock.iso(row.paid_at)}",'
+        f'"order_id":{order.id},'
         f'"order_number":"{order.number}",'
         f'"invoice_number":"{invoice.number}",'
         '"invoice_status":"paid",'

@@ -61,6 +61,7 @@ def test_the_body_keeps_the_documented_key_order():
         "e-2",
         AT,
         outbox.invoice_fields(
+            order_id=7,
             order_number="ORD-2026-0007",
             invoice_number="INV-2026-0003",
             invoice_status="paid",
@@ -72,6 +73,7 @@ def test_the_body_keeps_the_documented_key_order():
         "event",
         "event_id",
         "occurred_at",
+        "order_id",
         "order_number",
         "invoice_number",
         "invoice_status",
@@ -82,11 +84,11 @@ def test_the_body_keeps_the_documented_key_order():
         "artwork.approved",
         "e-3",
         AT,
-        outbox.artwork_fields(order_number="ORD-2026-0007", artwork_version=2),
+        outbox.artwork_fields(order_id=7, order_number="ORD-2026-0007", artwork_version=2),
     )
     assert artwork == (
         '{"event":"artwork.approved","event_id":"e-3","occurred_at":"2026-11-22T10:15:00+00:00",'
-        '"order_number":"ORD-2026-0007","artwork_version":2}'
+        '"order_id":7,"order_number":"ORD-2026-0007","artwork_version":2}'
     )
 
 
@@ -111,7 +113,7 @@ async def test_record_event_writes_the_event_and_matching_deliveries(backend):
     event_id = await outbox.record_event(
         workspace_id=ws.id,
         name="artwork.approved",
-        fields=outbox.artwork_fields(order_number="ORD-2026-0001", artwork_version=1),
+        fields=outbox.artwork_fields(order_id=1, order_number="ORD-2026-0001", artwork_version=1),
         customer_id=customer.id,
         occurred_at=AT,
     )
@@ -156,7 +158,7 @@ async def test_the_event_rolls_back_with_the_callers_transaction(backend):
             await outbox.record_event(
                 workspace_id=ws.id,
                 name="invoice.paid",
-                fields=outbox.artwork_fields(order_number="X", artwork_version=0),
+                fields=outbox.artwork_fields(order_id=1, order_number="X", artwork_version=0),
             )
             assert await WebhookEvent.count() == 1
             raise Boom
@@ -179,7 +181,7 @@ async def test_postgres_is_notified_on_commit_only(backend):
             await outbox.record_event(
                 workspace_id=ws.id,
                 name="artwork.approved",
-                fields=outbox.artwork_fields(order_number="X", artwork_version=1),
+                fields=outbox.artwork_fields(order_id=1, order_number="X", artwork_version=1),
             )
             await asyncio.sleep(0.2)
             assert received.empty()  # nothing before commit
@@ -203,7 +205,7 @@ async def test_no_wake_up_when_nothing_is_pending(backend):
         await outbox.record_event(
             workspace_id=ws.id,
             name="artwork.approved",
-            fields=outbox.artwork_fields(order_number="X", artwork_version=1),
+            fields=outbox.artwork_fields(order_id=1, order_number="X", artwork_version=1),
         )
         await asyncio.sleep(0.3)
         assert received.empty()

@@ -5,11 +5,13 @@ import os
 from piccolo.conf.apps import AppConfig
 
 from models.tables import (
+    AdminSession,
     ApiToken,
     Artwork,
     Contact,
     Customer,
     CustomerMessage,
+    FailedLogin,
     IdempotencyKey,
     Invoice,
     NumberSequence,
@@ -49,6 +51,8 @@ APP_CONFIG = AppConfig(
         WebhookEvent,
         WebhookDelivery,
         WebhookAttempt,
+        AdminSession,
+        FailedLogin,
     ],
     migration_dependencies=[],
     commands=[],

@@ -50,6 +50,8 @@ class User(Table, tablename="users"):
     deactivated_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    role = Varchar(length=10, default="owner")  # owner | staff: what the admin lets them do
+    password_hash = Varchar(length=255, null=True, default=None)  # argon2id; None: no login
 
 
 class ApiToken(Table, tablename="api_tokens"):
@@ -304,3 +306,26 @@ class WebhookAttempt(Table, tablename="webhook_attempts"):
     response_truncated = Boolean(default=False)
     response_length = Integer(default=0)
     worker = Varchar(length=100, default="")
+
+
+# --- admin ---------------------------------------------------------------------------------
+
+
+class AdminSession(Table, tablename="admin_sessions"):
+    """A logged-in admin browser; only the SHA-256 digest of the cookie's random id is kept."""
+
+    id: Serial
+    digest = Varchar(length=64, unique=True)
+    user = ForeignKey(User, on_delete=OnDelete.cascade, index=True)
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    created_at = Timestamptz(default=TimestamptzNow())
+    last_seen_at = Timestamptz(default=TimestamptzNow())
+    expires_at = Timestamptz()  # the absolute end; idle expiry counts from last_seen_at
+
+
+class FailedLogin(Table, tablename="failed_logins"):
+    """One refused admin login, by email (lower case): the throttle counts these."""
+
+    id: Serial
+    email = Varchar(length=254)
+    at = Timestamptz(default=TimestamptzNow())

@@ -66,6 +66,7 @@ class ApiToken(Table, tablename="api_tokens"):
     created_at = Timestamptz(default=TimestamptzNow())
     expires_at = Timestamptz()
     revoked_at = Timestamptz(null=True, default=None)
+    last_used_at = Timestamptz(null=True, default=None)  # written in batches, not per request
 
 
 # --- customers -----------------------------------------------------------------------------

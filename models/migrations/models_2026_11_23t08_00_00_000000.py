@@ -1,6 +1,7 @@
-"""The admin: each user's role and password hash, the admin's sessions and the failed logins
-the throttle counts. Additive only; every user existing before this is an owner (the
-column's default). Their indexes follow in the next migration (Piccolo runs raw steps first)."""
+"""The admin: each user's role and password hash, each token's last use, the admin's sessions
+and the failed logins the throttle counts. Additive only; every user existing before this is
+an owner (the column's default). Indexes follow in the next migration (Piccolo runs raw steps
+before tables)."""
 
 from typing import Any
 
@@ -67,6 +68,14 @@ async def forwards() -> MigrationManager:
 
     add("User", "users", "role", Varchar, _params(length=10, default="owner"))
     add("User", "users", "password_hash", Varchar, _params(length=255, default=None, null=True))
+
+    add(
+        "ApiToken",
+        "api_tokens",
+        "last_used_at",
+        Timestamptz,
+        _params(default=None, null=True),
+    )
 
     manager.add_table(class_name="AdminSession", tablename="admin_sessions", schema=None)
     add("AdminSession", "admin_sessions", "id", Serial, _params(primary_key=True))

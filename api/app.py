@@ -15,6 +15,7 @@ from api import metrics, ratelimit, request_log
 from api.auth import TokenAuthMiddleware
 from api.controllers import health
 from api.controllers.customers import CustomerController
+from api.controllers.events import EventController
 from api.controllers.inventory import InventoryController
 from api.controllers.me import MeController
 from api.controllers.orders import OrderController
@@ -58,7 +59,13 @@ def create_app() -> Litestar:
     limiter = ratelimit.RateLimiter.from_settings(settings)
     api_v1 = Router(
         path="/api/v1",
-        route_handlers=[MeController, CustomerController, OrderController, InventoryController],
+        route_handlers=[
+            MeController,
+            CustomerController,
+            OrderController,
+            InventoryController,
+            EventController,
+        ],
         # Listed outermost first: the limiter counts only authenticated requests (api.md §2.2).
         middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from models import outbox
 from models.tables import Order, StageChange, Workspace
 from tests import factories
 
@@ -23,7 +24,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
 class Tenant:
     ws: Workspace
     auth: dict[str, str]
-    ids: dict[str, int]  # path parameter name → an id of this workspace
+    ids: dict[str, int | str]  # path parameter name → an id of this workspace
     customer_name: str
     slug: str
     sku_code: str
@@ -38,10 +39,17 @@ async def _tenant(label: str) -> Tenant:
     await factories.sku(ws, "COMMON-CODE")
     o = await factories.order(ws, c, line_skus=[sku.id], external_ref="same-ref")
     await factories.invoice(o, status="paid")
+    event_id = await outbox.record_event(
+        workspace_id=ws.id,
+        name="invoice.paid",
+        fields={"order_id": o.id, "order_number": o.number},
+        order_id=o.id,
+        customer_id=c.id,
+    )
     return Tenant(
         ws=ws,
         auth=auth,
-        ids={"customer_id": c.id, "order_id": o.id},
+        ids={"customer_id": c.id, "order_id": o.id, "event_id": event_id},
         customer_name=c.name,
         slug=c.slug,
         sku_code=sku.code,
@@ -66,7 +74,7 @@ def _routes_with_ids(app) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-def _fill(path_format: str, ids: dict[str, int]) -> str:
+def _fill(path_format: str, ids: dict[str, int | str]) -> str:
     def value(match: re.Match[str]) -> str:
         name = match.group(1)
         assert name in ids, f"no record id known for path parameter {name!r}: extend Tenant.ids"
@@ -147,6 +155,7 @@ async def test_lists_show_only_the_callers_workspace(client, tenants):
         ("/api/v1/inventory", {"search": "tee"}),
         ("/api/v1/inventory", {"search": "common"}),
         ("/api/v1/inventory", {"low": "false", "updated_since": "2000-01-01"}),
+        ("/api/v1/events", {"type": "invoice.paid", "since": "2000-01-01"}),
     ],
 )
 async def test_filters_never_reach_another_workspace(client, tenants, path, params):

@@ -20,6 +20,7 @@ LIST_PARAMS = {
     "/api/v1/customers": {"search", "updated_since", "page"},
     "/api/v1/orders": {"stage", "customer", "updated_since", "page"},
     "/api/v1/inventory": {"search", "low", "updated_since", "page"},
+    "/api/v1/events": {"type", "since", "order", "page"},
 }
 
 
@@ -83,7 +84,8 @@ async def test_every_api_route_is_documented_with_its_parameters(app, openapi):
             params = {(p["name"], p["in"]): p for p in operation.get("parameters", [])}
             for name in route.path_parameters:
                 assert params[(name, "path")]["required"] is True
-                assert params[(name, "path")]["schema"]["type"] == "integer"
+                expected = "string" if name == "event_id" else "integer"
+                assert params[(name, "path")]["schema"]["type"] == expected
             if method == "GET" and route.path_format in LIST_PARAMS:
                 query = {name for name, where in params if where == "query"}
                 assert query == LIST_PARAMS[route.path_format]

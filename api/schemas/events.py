@@ -1,0 +1,131 @@
+"""The events feed's rows, and the five webhook bodies they carry (which also document the
+`webhooks` section of the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from api.schemas.common import LocalTimestamp, Schema, Timestamp
+from api.schemas.orders import CustomerRef, InvoiceStatus, Stage
+from models.queries.events import EventRow
+from models.reads import iso
+
+EventType = Literal[
+    "order.stage_changed", "order.dispatched", "invoice.issued", "invoice.paid", "artwork.approved"
+]
+
+EventId = Annotated[
+    str,
+    msgspec.Meta(
+        extra_json_schema={
+            "description": "The event's id (a UUID): the same as the webhook's `event_id`",
+            "extra": {"format": "uuid"},
+        }
+    ),
+]
+OccurredAt = Annotated[
+    Timestamp, msgspec.Meta(description="When the change happened (UTC, whole seconds)")
+]
+OrderId = Annotated[
+    int,
+    msgspec.Meta(description="The order's numeric id, as `GET /api/v1/orders/{order_id}` takes"),
+]
+
+
+# --- webhook bodies (models/outbox.py writes them; keys in this order) --------------------
+
+
+class OrderEvent(Schema, tag_field="event"):
+    """`order.stage_changed` and `order.dispatched`: an order moved (API or operator)."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    order_id: OrderId
+    order_number: str
+    from_stage: Annotated[Stage | None, msgspec.Meta(description="null for the first stage")]
+    to_stage: Stage
+    customer: CustomerRef
+    due_by: LocalTimestamp | None
+
+
+class OrderStageChanged(OrderEvent, tag="order.stage_changed"):
+    """An order moved to any stage other than `dispatched`."""
+
+
+class OrderDispatched(OrderEvent, tag="order.dispatched"):
+    """An order was dispatched."""
+
+
+class InvoiceEvent(Schema, tag_field="event"):
+    """`invoice.issued` and `invoice.paid`."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    order_id: Annotated[int, msgspec.Meta(description="Extension: the invoiced order's id")]
+    order_number: str
+    invoice_number: Annotated[str, msgspec.Meta(description="INV-<year>-<sequence>")]
+    invoice_status: InvoiceStatus
+    total: Annotated[int, msgspec.Meta(description="Minor units (pence, cents)")]
+    currency: str
+
+
+class InvoiceIssued(InvoiceEvent, tag="invoice.issued"):
+    """An invoice was issued (on dispatch, or by an operator)."""
+
+
+class InvoicePaid(InvoiceEvent, tag="invoice.paid"):
+    """An operator marked an invoice paid."""
+
+
+class ArtworkApproved(Schema, tag_field="event", tag="artwork.approved"):
+    """The customer approved the current artwork proof."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    order_id: Annotated[int, msgspec.Meta(description="Extension: the order's id")]
+    order_number: str
+    artwork_version: Annotated[int, msgspec.Meta(description="The approved proof's version")]
+
+
+WebhookBody = OrderStageChanged | OrderDispatched | InvoiceIssued | InvoicePaid | ArtworkApproved
+WEBHOOK_BODIES: dict[str, type[Schema]] = {
+    "order.stage_changed": OrderStageChanged,
+    "order.dispatched": OrderDispatched,
+    "invoice.issued": InvoiceIssued,
+    "invoice.paid": InvoicePaid,
+    "artwork.approved": ArtworkApproved,
+}
+
+
+# --- the feed ------------------------------------------------------------------------------
+
+
+class Event(Schema):
+    """A recorded event (extension): readable for `WEBHOOK_RETENTION_DAYS` whether or not a
+    subscription wanted it."""
+
+    id: EventId
+    type: EventType
+    occurred_at: OccurredAt
+    order_id: Annotated[
+        int | None, msgspec.Meta(description="The order the event is about, or null")
+    ]
+    # The stored bytes spliced in, never decoded and encoded again (see api/openapi.py for
+    # the schema documented here: one of the five webhook bodies).
+    data: msgspec.Raw
+
+
+def event_body(row: EventRow) -> Event:
+    return Event(
+        id=row.event_id,
+        type=row.name,  # type: ignore[arg-type]  # stored names are the five EVENT_NAMES
+        occurred_at=iso(row.created_at),
+        order_id=row.order_id,
+        data=msgspec.Raw(row.body),
+    )
+
+
+def event_bodies(rows: list[EventRow]) -> list[Event]:
+    return [event_body(row) for row in rows]

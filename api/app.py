@@ -12,6 +12,8 @@ from litestar.middleware import DefineMiddleware
 from litestar.routes import HTTPRoute
 
 from api import metrics, ratelimit, request_log
+from api.admin.pages import TEMPLATE_CONFIG
+from api.admin.router import admin_router
 from api.auth import TokenAuthMiddleware
 from api.controllers import health
 from api.controllers.customers import CustomerController
@@ -70,12 +72,13 @@ def create_app() -> Litestar:
         middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
     )
     app = Litestar(
-        route_handlers=[api_v1, health.HealthController, metrics.metrics],
+        route_handlers=[api_v1, health.HealthController, metrics.metrics, admin_router()],
         lifespan=[database],
         state=State({"rate_limiter": limiter, metrics.STATE_KEY: settings.metrics_token}),
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OPENAPI_CONFIG,
+        template_config=TEMPLATE_CONFIG,
         request_max_body_size=MAX_BODY_BYTES,
         logging_config=request_log.logging_config(settings.log_level),
     )

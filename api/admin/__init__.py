@@ -1,0 +1,1 @@
+"""The staff admin under /admin: server-rendered pages for one workspace at a time."""

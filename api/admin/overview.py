@@ -1,0 +1,36 @@
+"""The overview: the workspace's plan, open orders and webhook health at a glance."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from litestar import Controller, Request, get
+from litestar.response import Template
+
+from api.admin.pages import page
+from models.queries import admin as queries
+
+
+def duration(age: dt.timedelta) -> str:
+    seconds = int(age.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    if seconds < 172_800:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86_400} days"
+
+
+class OverviewController(Controller):
+    path = "/"
+
+    @get("/")
+    async def show_overview(self, request: Request[Any, Any, Any]) -> Template:
+        figures = await queries.overview(request.user.workspace_id)
+        age = figures["oldest_pending_age"]
+        return page(
+            request, "overview.html", here="overview", title="Overview", o=figures,
+            age=duration(age) if age is not None else "",
+        )  # fmt: skip

@@ -1,0 +1,45 @@
+"""The admin's router: its pages, static files, middleware and error pages, under /admin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, Router, get
+from litestar.middleware import DefineMiddleware
+from litestar.params import PathParameter
+from litestar.static_files import create_static_files_router
+
+from api.admin import login, overview
+from api.admin.pages import EXCEPTION_HANDLERS, HERE
+from api.admin.security import (
+    PREFIX,
+    RESPONSE_HEADERS,
+    AdminCSRFMiddleware,
+    SessionMiddleware,
+)
+from models.errors import NotFoundError
+
+
+@get("/{rest:path}", include_in_schema=False)
+async def unknown_page(
+    request: Request[Any, Any, Any], rest: Annotated[str, PathParameter()]
+) -> None:
+    """Any other address under /admin: the admin's own 404 page."""
+    raise NotFoundError(rest)
+
+
+def admin_router() -> Router:
+    return Router(
+        path=PREFIX,
+        route_handlers=[
+            login.LoginController,
+            overview.OverviewController,
+            create_static_files_router(path="/static", directories=[HERE / "static"]),
+            unknown_page,
+        ],
+        # Outermost first: the CSRF check comes before the session is even looked up.
+        middleware=[AdminCSRFMiddleware, DefineMiddleware(SessionMiddleware)],
+        exception_handlers=EXCEPTION_HANDLERS,
+        response_headers=RESPONSE_HEADERS,
+        include_in_schema=False,
+    )

@@ -1,0 +1,289 @@
+"""The admin's reads, every one scoped to the session's workspace (the admin's tenancy choke
+point: an id from another workspace is simply not found)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from piccolo.columns import Column
+from piccolo.query.functions.aggregate import Max, Min
+from piccolo.table import Table
+
+from models import clock, plans, reads
+from models.errors import NotFoundError
+from models.queries.filters import MAX_ID
+from models.tables import (
+    ApiToken,
+    Customer,
+    Order,
+    User,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookSubscription,
+    Workspace,
+)
+
+PAGE_SIZE = 50
+DELIVERY_STATUSES = ("pending", "succeeded", "failed", "skipped")
+CLOSED_STAGES = ("dispatched", "cancelled")
+RECENT_FAILURES = dt.timedelta(hours=24)
+
+
+def _known(row_id: int | None) -> bool:
+    return row_id is not None and 0 < row_id <= MAX_ID
+
+
+async def ensure_in_workspace(table: type[Table], row_id: int, workspace_id: int) -> None:
+    """NotFoundError unless the row exists in this workspace."""
+    workspace: Column = table._meta.get_column_by_name("workspace")
+    if not _known(row_id) or not await table.exists().where(
+        (table._meta.primary_key == row_id) & (workspace == workspace_id)
+    ):
+        raise NotFoundError(f"{table._meta.tablename} {row_id} not found")
+
+
+# --- overview --------------------------------------------------------------------------------
+
+
+async def overview(workspace_id: int) -> dict[str, Any]:
+    now = clock.now()
+    ws = await Workspace.select().where(Workspace.id == workspace_id).first()
+    if ws is None:
+        raise NotFoundError("workspace not found")
+    trial = None if ws["trial_ends_at"] is None else reads.when(ws["trial_ends_at"])
+    plan = plans.effective_plan(ws["plan"], trial, now)
+    open_orders = await Order.count().where(
+        (Order.workspace == workspace_id) & Order.stage.not_in(list(CLOSED_STAGES))
+    )
+    subs = WebhookSubscription.workspace == workspace_id
+    pending = (WebhookDelivery.workspace == workspace_id) & (WebhookDelivery.status == "pending")
+    oldest = await WebhookDelivery.select(Min(WebhookDelivery.created_at, alias="oldest")).where(
+        pending
+    )
+    oldest_at = oldest[0]["oldest"] if oldest else None
+    failed = (
+        WebhookAttempt.status_code.is_null()
+        | (WebhookAttempt.status_code < 200)
+        | (WebhookAttempt.status_code >= 300)
+    )
+    return {
+        "name": ws["name"],
+        "plan": ws["plan"],
+        "effective_plan": plan,
+        "trial_ends_at": trial if trial is not None and trial > now else None,
+        "includes_api": plans.includes_api(plan),
+        "open_orders": open_orders,
+        "open_order_limit": plans.open_order_limit(plan, ws["open_order_limit"]),
+        "subscriptions_active": await WebhookSubscription.count().where(
+            subs & (WebhookSubscription.is_active == True)  # noqa: E712 - SQL
+        ),
+        "subscriptions_deactivated": await WebhookSubscription.count().where(
+            subs & (WebhookSubscription.is_active == False)  # noqa: E712 - SQL
+        ),
+        "pending": await WebhookDelivery.count().where(pending),
+        "oldest_pending_age": None
+        if oldest_at is None
+        else max(dt.timedelta(0), now - reads.when(oldest_at)),
+        "failures_24h": await WebhookAttempt.count().where(
+            (WebhookAttempt.delivery.workspace == workspace_id)
+            & (WebhookAttempt.started_at >= now - RECENT_FAILURES)
+            & failed
+        ),
+    }
+
+
+# --- tokens and members ----------------------------------------------------------------------
+
+
+def token_state(row: dict[str, Any], now: dt.datetime) -> str:
+    if row["revoked_at"] is not None:
+        return "revoked"
+    if reads.when(row["expires_at"]) <= now:
+        return "expired"
+    return "active"
+
+
+async def tokens(workspace_id: int, user_id: int | None = None) -> list[dict[str, Any]]:
+    """The workspace's tokens (one user's when `user_id` is given), newest first."""
+    where: Any = ApiToken.workspace == workspace_id
+    if user_id is not None:
+        where &= ApiToken.user == user_id
+    rows = (
+        await ApiToken.select(
+            ApiToken.id,
+            ApiToken.name,
+            ApiToken.prefix,
+            ApiToken.user,
+            ApiToken.user.name.as_alias("user_name"),
+            ApiToken.created_at,
+            ApiToken.expires_at,
+            ApiToken.revoked_at,
+            ApiToken.last_used_at,
+        )
+        .where(where)
+        .order_by(ApiToken.id, ascending=False)
+    )
+    now = clock.now()
+    for row in rows:
+        row["state"] = token_state(row, now)
+    return rows
+
+
+async def token(workspace_id: int, token_id: int) -> dict[str, Any]:
+    await ensure_in_workspace(ApiToken, token_id, workspace_id)
+    rows = await tokens(workspace_id)
+    return next(row for row in rows if row["id"] == token_id)
+
+
+async def members(workspace_id: int) -> list[dict[str, Any]]:
+    return (
+        await User.select(
+            User.id,
+            User.name,
+            User.email,
+            User.role,
+            User.is_active,
+            User.deactivated_at,
+            User.created_at,
+        )
+        .where(User.workspace == workspace_id)
+        .order_by(User.name)
+        .order_by(User.id)
+    )
+
+
+async def customers(workspace_id: int) -> list[dict[str, Any]]:
+    return (
+        await Customer.select(Customer.id, Customer.name)
+        .where(Customer.workspace == workspace_id)
+        .order_by(Customer.name)
+        .order_by(Customer.id)
+    )
+
+
+# --- webhooks --------------------------------------------------------------------------------
+
+
+async def subscriptions(workspace_id: int) -> list[dict[str, Any]]:
+    rows = (
+        await WebhookSubscription.select(
+            WebhookSubscription.id,
+            WebhookSubscription.url,
+            WebhookSubscription.events,
+            WebhookSubscription.customer,
+            WebhookSubscription.customer.name.as_alias("customer_name"),
+            WebhookSubscription.is_active,
+            WebhookSubscription.consecutive_failures,
+            WebhookSubscription.deactivated_at,
+            WebhookSubscription.deactivated_reason,
+            WebhookSubscription.created_at,
+        )
+        .where(WebhookSubscription.workspace == workspace_id)
+        .order_by(WebhookSubscription.id)
+    )
+    last = (
+        await WebhookDelivery.select(
+            WebhookDelivery.subscription, Max(WebhookDelivery.created_at, alias="last")
+        )
+        .where(WebhookDelivery.workspace == workspace_id)
+        .group_by(WebhookDelivery.subscription)
+    )
+    latest = {row["subscription"]: row["last"] for row in last}
+    for row in rows:
+        row["last_delivery_at"] = latest.get(row["id"])
+    return rows
+
+
+async def subscription(workspace_id: int, subscription_id: int) -> dict[str, Any]:
+    await ensure_in_workspace(WebhookSubscription, subscription_id, workspace_id)
+    rows = await subscriptions(workspace_id)
+    return next(row for row in rows if row["id"] == subscription_id)
+
+
+async def secret(workspace_id: int, subscription_id: int) -> str:
+    row = None
+    if _known(subscription_id):
+        row = (
+            await WebhookSubscription.select(WebhookSubscription.secret)
+            .where(
+                (WebhookSubscription.id == subscription_id)
+                & (WebhookSubscription.workspace == workspace_id)
+            )
+            .first()
+        )
+    if row is None:
+        raise NotFoundError(f"webhook subscription {subscription_id} not found")
+    return str(row["secret"])
+
+
+async def deliveries(
+    workspace_id: int,
+    *,
+    subscription_id: int | None = None,
+    status: str | None = None,
+    event: str | None = None,
+    page: int = 1,
+) -> tuple[list[dict[str, Any]], bool]:
+    """One page of deliveries, newest first, and whether another page follows."""
+    where: Any = WebhookDelivery.workspace == workspace_id
+    if subscription_id is not None:
+        where &= WebhookDelivery.subscription == subscription_id
+    if status is not None:
+        where &= WebhookDelivery.status == status
+    if event is not None:
+        where &= WebhookDelivery.event.name == event
+    rows = (
+        await WebhookDelivery.select(
+            WebhookDelivery.id,
+            WebhookDelivery.subscription,
+            WebhookDelivery.subscription.url.as_alias("url"),
+            WebhookDelivery.event.name.as_alias("event"),
+            WebhookDelivery.event.event_id.as_alias("event_id"),
+            WebhookDelivery.status,
+            WebhookDelivery.attempts,
+            WebhookDelivery.last_status_code,
+            WebhookDelivery.last_error,
+            WebhookDelivery.next_attempt_at,
+            WebhookDelivery.created_at,
+            WebhookDelivery.completed_at,
+        )
+        .where(where)
+        .order_by(WebhookDelivery.id, ascending=False)
+        .limit(PAGE_SIZE + 1)
+        .offset((page - 1) * PAGE_SIZE)
+    )
+    return rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+
+
+async def delivery(workspace_id: int, delivery_id: int) -> dict[str, Any]:
+    """One delivery with its event's exact body, the subscription's secret and every attempt."""
+    if not _known(delivery_id):
+        raise NotFoundError(f"webhook delivery {delivery_id} not found")
+    row = (
+        await WebhookDelivery.select(
+            WebhookDelivery.id,
+            WebhookDelivery.subscription,
+            WebhookDelivery.subscription.url.as_alias("url"),
+            WebhookDelivery.subscription.secret.as_alias("secret"),
+            WebhookDelivery.event.name.as_alias("event"),
+            WebhookDelivery.event.event_id.as_alias("event_id"),
+            WebhookDelivery.event.body.as_alias("body"),
+            WebhookDelivery.status,
+            WebhookDelivery.attempts,
+            WebhookDelivery.next_attempt_at,
+            WebhookDelivery.created_at,
+            WebhookDelivery.completed_at,
+        )
+        .where((WebhookDelivery.id == delivery_id) & (WebhookDelivery.workspace == workspace_id))
+        .first()
+    )
+    if row is None:
+        raise NotFoundError(f"webhook delivery {delivery_id} not found")
+    row["attempt_rows"] = (
+        await WebhookAttempt.select()
+        .where(WebhookAttempt.delivery == delivery_id)
+        .order_by(WebhookAttempt.number)
+        .order_by(WebhookAttempt.id)
+    )
+    return row

@@ -322,13 +322,16 @@ async def raw_loop(receiver: Receiver, count: int, in_flight: int = 32) -> dict[
     }
 
 
-def start_daemon(url: str, log: Path, poll_interval: float) -> subprocess.Popen[bytes]:
+def start_daemon(
+    url: str, log: Path, poll_interval: float, **settings: str
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DATABASE_URL": url,
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
         "WEBHOOK_POLL_INTERVAL": str(poll_interval),
         "PYTHONUNBUFFERED": "1",
+        **settings,
     }
     with log.open("wb") as handle:
         process = subprocess.Popen(

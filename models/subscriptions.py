@@ -290,3 +290,36 @@ async def redeliver(delivery_id: int) -> dict[str, Any]:
     sub = await get(result["subscription"])
     result["subscription_active"] = sub["is_active"]
     return result
+
+
+async def edit(
+    subscription_id: int, *, url: str, events: str, customer_id: int | None
+) -> dict[str, Any]:
+    """Change a subscription's URL, events and customer scope; its secret and state stay."""
+    errors: dict[str, list[str]] = {}
+    try:
+        url = check_url(url)
+    except InvalidFields as exc:
+        errors.update(exc.errors)
+    try:
+        events = normalise_events(events)
+    except InvalidFields as exc:
+        errors.update(exc.errors)
+    if errors:
+        raise InvalidFields(errors)
+    current = await get(subscription_id)
+    if customer_id is not None and not await Customer.exists().where(
+        (Customer.id == customer_id) & (Customer.workspace == current["workspace"])
+    ):
+        raise NotFoundError(
+            f"Customer {customer_id} not found in workspace {current['workspace']}."
+        )
+    await WebhookSubscription.update(
+        {
+            WebhookSubscription.url: url,
+            WebhookSubscription.events: events,
+            WebhookSubscription.customer: customer_id,
+            WebhookSubscription.updated_at: clock.now(),
+        }
+    ).where(WebhookSubscription.id == subscription_id)
+    return await get(subscription_id)

@@ -1,0 +1,160 @@
+"""The admin's people rules: roles, passwords, and the last active owner who must remain.
+
+The command line (`pressline user ...`) and the admin's staff page call these same functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+
+from models import admin_sessions, clock, db, passwords
+from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.queries.filters import MAX_ID
+from models.tables import User
+
+ROLES = ("owner", "staff")
+LAST_OWNER = "A workspace needs at least one active owner; make another member an owner first."
+
+
+class Member(msgspec.Struct, frozen=True):
+    id: int
+    workspace_id: int
+    name: str
+    email: str
+    role: str
+    is_active: bool
+
+
+async def _get(user_id: int) -> Member:
+    row = None
+    if 0 < user_id <= MAX_ID:
+        row = (
+            await User.select(
+                User.id, User.workspace, User.name, User.email, User.role, User.is_active
+            )
+            .where(User.id == user_id)
+            .first()
+        )
+    if row is None:
+        raise NotFoundError(f"user {user_id} not found")
+    return Member(
+        id=row["id"],
+        workspace_id=row["workspace"],
+        name=row["name"],
+        email=row["email"],
+        role=row["role"],
+        is_active=bool(row["is_active"]),
+    )
+
+
+def check_role(role: str) -> str:
+    if role not in ROLES:
+        raise InvalidFields({"role": [f"must be one of {', '.join(ROLES)}"]})
+    return role
+
+
+async def default_role(workspace_id: int) -> str:
+    """The first user of a workspace is its owner; later ones are staff unless told."""
+    return "staff" if await User.exists().where(User.workspace == workspace_id) else "owner"
+
+
+async def ensure_other_owner(user_id: int, workspace_id: int) -> None:
+    """RuleRefused unless an active owner other than `user_id` remains in the workspace.
+    Called inside the caller's transaction, before demoting or deactivating an owner."""
+    others = await User.exists().where(
+        (User.workspace == workspace_id)
+        & (User.id != user_id)
+        & (User.role == "owner")
+        & (User.is_active == True)  # noqa: E712 - SQL
+    )
+    if not others:
+        raise RuleRefused(LAST_OWNER)
+
+
+async def set_role(user_id: int, role: str) -> Member:
+    """Make a member owner or staff; the last active owner cannot become staff."""
+    check_role(role)
+    async with db.transaction():
+        member = await _get(user_id)
+        if member.role == role:
+            return member
+        if member.role == "owner" and member.is_active:
+            await ensure_other_owner(member.id, member.workspace_id)
+        await User.update({User.role: role, User.updated_at: clock.now()}).where(User.id == user_id)
+    return await _get(user_id)
+
+
+async def set_password(user_id: int, password: str) -> Member:
+    """A new admin password (at least 12 characters); the member's open sessions end."""
+    hashed = await asyncio.to_thread(passwords.hash_password, password)
+    member = await _get(user_id)
+    async with db.transaction():
+        await User.update({User.password_hash: hashed, User.updated_at: clock.now()}).where(
+            User.id == user_id
+        )
+        await admin_sessions.end_for_user(user_id)
+    return member
+
+
+async def set_active(user_id: int, active: bool) -> Member:
+    """(De)activate a member: a deactivated member's tokens answer 403 and their admin
+    sessions end; the last active owner cannot be deactivated."""
+    async with db.transaction():
+        member = await _get(user_id)
+        if member.is_active == active:
+            return member
+        if not active and member.role == "owner":
+            await ensure_other_owner(member.id, member.workspace_id)
+        now = clock.now()
+        await User.update(
+            {
+                User.is_active: active,
+                User.deactivated_at: None if active else now,
+                User.updated_at: now,
+            }
+        ).where(User.id == user_id)
+        if not active:
+            await admin_sessions.end_for_user(user_id)
+    return await _get(user_id)
+
+
+async def add_member(
+    *,
+    workspace_id: int,
+    name: str,
+    email: str,
+    role: str | None = None,
+    password: str | None = None,
+) -> Member:
+    """A new member with a role (by default: owner if first, else staff) and optionally an
+    admin password; every problem with the input is refused at once, and nothing is kept."""
+    from models import accounts  # accounts builds on tables this module also serves
+
+    errors: dict[str, list[str]] = {}
+    hashed = None
+    try:
+        if role is not None:
+            check_role(role)
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
+    try:
+        if password is not None:
+            passwords.check(password)
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
+    if password is not None and not errors:
+        hashed = await asyncio.to_thread(passwords.hash_password, password)
+    async with db.transaction():
+        role = role or await default_role(workspace_id)
+        try:
+            created = await accounts.create_user(workspace_id=workspace_id, name=name, email=email)
+        except InvalidFields as invalid:
+            raise InvalidFields({**invalid.errors, **errors}) from None
+        if errors:
+            raise InvalidFields(errors)  # leaves the transaction: the user is not kept
+        await User.update({User.role: role, User.password_hash: hashed}).where(
+            User.id == created.id
+        )
+    return await _get(created.id)

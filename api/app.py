@@ -11,7 +11,7 @@ from litestar.enums import HttpMethod
 from litestar.middleware import DefineMiddleware
 from litestar.routes import HTTPRoute
 
-from api import metrics, ratelimit, request_log
+from api import metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
 from api.auth import TokenAuthMiddleware
@@ -23,6 +23,7 @@ from api.controllers.me import MeController
 from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
+from api.openapi_webhooks import document_events
 from models import db
 from models.settings import get_settings
 
@@ -88,6 +89,9 @@ def create_app() -> Litestar:
     drop_framework_400(app.openapi_schema)
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
     health.document_public(app.openapi_schema)
+    openapi.give_headers_a_schema(app.openapi_schema)
+    document_events(app, app.openapi_schema)
+    openapi.rename_components(app.openapi_schema)
     return app
 
 

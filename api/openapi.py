@@ -1,12 +1,28 @@
-"""OpenAPI metadata: the error responses every endpoint documents, and the docs page."""
+"""OpenAPI metadata: the error responses every endpoint documents, the finishing touches the
+generated document needs, and the docs pages (served from a pinned package, no CDN)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import fields, is_dataclass
 from typing import Any
 
+from litestar import Router
 from litestar.openapi import OpenAPIConfig, ResponseSpec
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, Example, OpenAPI, SecurityScheme
+from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import (
+    Components,
+    Example,
+    OpenAPI,
+    OpenAPIFormat,
+    OpenAPIResponse,
+    OpenAPIType,
+    Reference,
+    Schema,
+    SecurityScheme,
+)
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
 
@@ -76,6 +92,36 @@ ONE_RECORD_RESPONSES: dict[int, ResponseSpec] = {
     ),
 }
 
+DOCS_PATH = "/schema"
+ASSETS_PATH = "/assets"  # under DOCS_PATH
+
+
+class PackagedSwagger(SwaggerRenderPlugin):
+    """Swagger UI (5.x, which reads OpenAPI 3.1) from the pinned `swagger-ui-bundle-v2`
+    package, its files served by this app: the docs page works without internet access and
+    runs no script from elsewhere."""
+
+    def __init__(self, path: str) -> None:
+        assets = DOCS_PATH + ASSETS_PATH
+        super().__init__(
+            js_url=f"{assets}/swagger-ui-bundle.js",
+            css_url=f"{assets}/swagger-ui.css",
+            standalone_preset_js_url=f"{assets}/swagger-ui-standalone-preset.js",
+            favicon=f"<link rel='icon' type='image/png' href='{assets}/favicon-32x32.png'>",
+            path=path,
+        )
+
+    def receive_router(self, router: Router) -> None:
+        router.register(
+            create_static_files_router(
+                path=ASSETS_PATH,
+                directories=[swagger_ui_path],
+                name="swagger-ui-assets",
+                include_in_schema=False,
+            )
+        )
+
+
 OPENAPI_CONFIG = OpenAPIConfig(
     title="Pressline API",
     version="1.0.0",
@@ -83,8 +129,9 @@ OPENAPI_CONFIG = OpenAPIConfig(
         "Production-management API for apparel print shops. Authenticate with "
         "`Authorization: Bearer <token>`. Reference: docs/api.md."
     ),
-    path="/schema",
-    render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+    path=DOCS_PATH,
+    # The first plugin also answers DOCS_PATH itself.
+    render_plugins=[PackagedSwagger(path="/swagger")],
     components=Components(
         security_schemes={
             "BearerToken": SecurityScheme(
@@ -103,3 +150,70 @@ def drop_framework_400(schema: OpenAPI) -> None:
         for operation in (path_item.get, path_item.post):
             if operation is not None and operation.responses:
                 operation.responses.pop("400", None)
+
+
+# Response headers Litestar documents without a schema (OpenAPI requires one).
+HEADER_SCHEMAS = {
+    "Location": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI),
+    "Idempotent-Replayed": Schema(type=OpenAPIType.STRING, enum=["true"]),
+}
+
+
+def give_headers_a_schema(schema: OpenAPI) -> None:
+    for path_item in (schema.paths or {}).values():
+        for operation in (path_item.get, path_item.post):
+            for response in (operation.responses or {}).values() if operation else ():
+                if not isinstance(response, OpenAPIResponse):
+                    continue
+                for name, header in (response.headers or {}).items():
+                    if not isinstance(header, Reference) and header.schema is None:
+                        header.schema = HEADER_SCHEMAS.get(name, Schema(type=OpenAPIType.STRING))
+
+
+_GENERIC_NAME = re.compile(r"^(\w+?)_(?:[\w]+\.)*(\w+)_$")  # Page_api.schemas.orders.Order_
+
+
+def readable_name(name: str) -> str:
+    """`Page_api.schemas.orders.Order_` → `OrderPage`; other names unchanged."""
+    match = _GENERIC_NAME.match(name)
+    return f"{match[2]}{match[1]}" if match else name
+
+
+def rename_components(schema: OpenAPI) -> None:
+    """Generic bodies get names a generated client can use (`OrderPage`); every `$ref` to
+    them follows."""
+    components = schema.components.schemas or {}
+    renamed = {old: readable_name(old) for old in components if readable_name(old) != old}
+    if not renamed:
+        return
+    clash = set(renamed.values()) & (set(components) - set(renamed))
+    if clash:
+        raise RuntimeError(f"component names would clash: {sorted(clash)}")
+    schema.components.schemas = dict(
+        sorted((renamed.get(key, key), value) for key, value in components.items())
+    )
+    for new in renamed.values():
+        body = schema.components.schemas[new]
+        if isinstance(body, Schema):
+            body.title = new
+    prefix = "#/components/schemas/"
+    targets = {prefix + old: prefix + new for old, new in renamed.items()}
+    seen: set[int] = set()
+
+    def walk(node: Any) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, Reference):
+            node.ref = targets.get(node.ref, node.ref)
+        elif is_dataclass(node):
+            for field in fields(node):
+                walk(getattr(node, field.name))
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list | tuple):
+            for value in node:
+                walk(value)
+
+    walk(schema)

@@ -60,9 +60,15 @@ class ErrorBody(Schema):
 
 class ValidationErrorBody(Schema):
     message: str
-    errors: dict[str, list[str]] = msgspec.field(
-        default_factory=dict,
-    )
+    errors: Annotated[
+        dict[str, list[str]],
+        msgspec.Meta(
+            description=(
+                "Every failing field or parameter (dot paths for nested fields) with its "
+                "messages; empty when the refusal is a rule, not a field"
+            )
+        ),
+    ]
 
 
 class Links(Schema):
@@ -83,7 +89,9 @@ class Page(Schema, Generic[T]):
     last_page: Annotated[int, msgspec.Meta(description="At least 1, even for an empty list")]
     per_page: Annotated[
         int,
-        msgspec.Meta(description="Fixed per endpoint (50 customers and orders, 100 inventory)"),
+        msgspec.Meta(
+            description="Fixed per endpoint (50 customers and orders, 100 inventory and events)"
+        ),
     ]
     total: Annotated[int, msgspec.Meta(description="Rows matching the filters, on all pages")]
     links: Links

@@ -6,15 +6,24 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
+import msgspec
 import pytest
+from openapi_spec_validator import validate
 
-from models import clock
-from models.tables import User
+from api.schemas.events import WEBHOOK_BODIES
+from models import clock, outbox
+from models.tables import User, WebhookEvent
 from tests import factories
+from tests.api.order_helpers import shop
+from tests.api.test_events import every_event
 
 LIST_PARAMS = {
     "/api/v1/customers": {"search", "updated_since", "page"},
@@ -29,6 +38,19 @@ async def openapi(client) -> dict[str, Any]:
     response = await client.get("/schema/openapi.json")
     assert response.status_code == 200
     return response.json()
+
+
+@pytest.fixture(scope="module")
+def openapi_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The document as /schema/openapi.json serves it, on disk (building it needs no
+    database)."""
+    from litestar.serialization import encode_json
+
+    from api.app import create_app
+
+    path = tmp_path_factory.mktemp("openapi") / "openapi.json"
+    path.write_bytes(encode_json(create_app().openapi_schema.to_schema()))
+    return path
 
 
 def _closed(schema: Any) -> Any:
@@ -71,6 +93,58 @@ async def test_schema_and_docs_pages_are_served_without_a_token(client, openapi)
         assert response.status_code == 200, page
         assert response.headers["content-type"].startswith("text/html")
     assert "swagger-ui" in (await client.get("/schema/swagger")).text.lower()
+
+
+_LINKED = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
+
+
+async def test_docs_pages_load_everything_from_the_app_itself(client):
+    for page in ("/schema", "/schema/swagger"):
+        html = (await client.get(page)).text
+        urls = _LINKED.findall(html)
+        assert len(urls) >= 3, (page, urls)  # stylesheet, scripts, icon
+        for url in urls:
+            # Same origin: a path on this host; no scheme, no protocol-relative //host.
+            assert url.startswith("/") and not url.startswith("//"), (page, url)
+            asset = await client.get(url)
+            assert asset.status_code == 200, (page, url)
+            assert len(asset.content) > 0
+        assert "http://" not in html.split("<body", 1)[0]
+        assert "https://" not in html.split("<body", 1)[0]
+    script = await client.get("/schema/assets/swagger-ui-bundle.js")
+    assert script.headers["content-type"].startswith("text/javascript")
+
+
+async def test_the_document_passes_openapi_spec_validator(openapi):
+    validate(openapi)  # raises with the first problem
+
+
+async def test_every_response_header_has_a_schema(openapi):
+    for path, item in openapi["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                for name, header in response.get("headers", {}).items():
+                    assert "schema" in header, (method, path, status, name)
+    created = openapi["paths"]["/api/v1/orders"]["post"]["responses"]["201"]["headers"]
+    assert created["Location"]["schema"] == {"type": "string", "format": "uri"}
+    assert created["Idempotent-Replayed"]["schema"]["enum"] == ["true"]
+
+
+async def test_component_names_are_readable(openapi):
+    names = set(openapi["components"]["schemas"])
+    assert {"Order", "OrderPage", "CustomerRowPage", "SkuPage", "Event", "EventPage"} <= names
+    assert all(re.fullmatch(r"[A-Z][A-Za-z]+", name) for name in names), sorted(names)
+    text = json.dumps(openapi)
+    for ref in re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', text):
+        assert ref in names, ref
+    listed = openapi["paths"]["/api/v1/orders"]["get"]["responses"]["200"]
+    assert listed["content"]["application/json"]["schema"]["$ref"].endswith("/OrderPage")
+
+
+async def test_the_422_body_requires_errors(openapi):
+    body = openapi["components"]["schemas"]["ValidationErrorBody"]
+
+    assert set(body["required"]) == {"message", "errors"}
 
 
 async def test_every_api_route_is_documented_with_its_parameters(app, openapi):
@@ -220,3 +294,105 @@ async def test_rate_limited_body_validates(client, openapi):
     assert response is not None and response.status_code == 429
     assert re.fullmatch(r"\d+", response.headers["retry-after"])
     _assert_valid(openapi, "/api/v1/me", "get", response)
+
+
+def _component_validator(openapi: dict[str, Any], name: str) -> Any:
+    root = {"$ref": f"#/components/schemas/{name}", "components": _closed(openapi["components"])}
+    return jsonschema_rs.Draft202012Validator(root, validate_formats=True)
+
+
+async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi):
+    webhooks = openapi["webhooks"]
+
+    assert set(webhooks) == set(outbox.EVENT_NAMES)
+    for name, item in webhooks.items():
+        operation = item["post"]
+        headers = {p["name"]: p for p in operation["parameters"] if p["in"] == "header"}
+        assert set(headers) == {
+            "X-SVC-Event",
+            "X-SVC-Signature",
+            "X-SVC-Delivery",
+            "X-SVC-Attempt",
+            "User-Agent",
+        }
+        assert headers["X-SVC-Event"]["schema"]["const"] == name
+        media = operation["requestBody"]["content"]["application/json"]
+        component = media["schema"]["$ref"].rsplit("/", 1)[1]
+        [example] = media["examples"].values()
+        errors = list(_component_validator(openapi, component).iter_errors(example["value"]))
+        assert errors == [], (name, errors)
+        assert example["value"]["event"] == name
+        assert "2XX" in operation["responses"]
+
+
+async def test_real_webhook_bodies_match_their_documented_schemas_key_for_key(client, openapi):
+    s = await shop()
+    await every_event(client, s)
+    events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body)
+    assert {event["name"] for event in events} == set(outbox.EVENT_NAMES)
+
+    for event in events:
+        body = json.loads(event["body"])
+        struct = WEBHOOK_BODIES[event["name"]]
+        ref = openapi["webhooks"][event["name"]]["post"]["requestBody"]["content"][
+            "application/json"
+        ]["schema"]["$ref"]
+        validator = _component_validator(openapi, ref.rsplit("/", 1)[1])
+        assert [str(e) for e in validator.iter_errors(body)] == [], event["body"]
+        assert list(body) == ["event", *(f.encode_name for f in msgspec.structs.fields(struct))]
+        feed_data = openapi["components"]["schemas"]["Event"]["properties"]["data"]
+        assert feed_data["discriminator"]["mapping"][event["name"]] == ref
+
+
+async def test_event_responses_validate_against_their_documented_schemas(client, openapi):
+    s = await shop()
+    await every_event(client, s)
+    [last] = (
+        await WebhookEvent.select(WebhookEvent.event_id)
+        .order_by(WebhookEvent.id, ascending=False)
+        .limit(1)
+    )
+    detail = "/api/v1/events/{event_id}"
+    cases = [
+        ("/api/v1/events", await client.get("/api/v1/events", headers=s.auth), 200),
+        (
+            "/api/v1/events",
+            await client.get("/api/v1/events?type=invoice.paid&page=3", headers=s.auth),
+            200,
+        ),
+        (detail, await client.get(f"/api/v1/events/{last['event_id']}", headers=s.auth), 200),
+        (detail, await client.get("/api/v1/events/nope", headers=s.auth), 404),
+        (
+            "/api/v1/events",
+            await client.get("/api/v1/events?type=x&page=0", headers=s.auth),
+            422,
+        ),
+    ]
+    for template, response, status in cases:
+        assert response.status_code == status, response.text
+        _assert_valid(openapi, template, "get", response)
+
+
+def test_a_generated_client_builds_from_the_document(tmp_path, openapi_file):
+    """openapi-python-client builds a client package from the document without a warning."""
+    out = tmp_path / "client"
+    run = subprocess.run(  # noqa: S603 - a fixed command from the venv
+        [
+            str(Path(sys.executable).with_name("openapi-python-client")),
+            "generate",
+            "--path",
+            str(openapi_file),
+            "--output-path",
+            str(out),
+            "--meta",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "warning" not in (run.stdout + run.stderr).lower(), run.stdout + run.stderr
+    for module in ("event_page", "order_page", "order_stage_changed", "validation_error_body"):
+        assert (out / "models" / f"{module}.py").exists(), module

@@ -1,0 +1,225 @@
+"""The OpenAPI document's `webhooks` section and the events feed's `data`, both built from the
+webhook body Structs (api/schemas/events.py), with example bodies made by the code that
+writes the real ones (models/outbox.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import msgspec
+from litestar import Litestar
+from litestar._openapi.datastructures import SchemaRegistry  # pinned litestar: see pyproject
+from litestar._openapi.schema_generation import SchemaCreator
+from litestar.enums import ParamType
+from litestar.openapi.spec import (
+    Discriminator,
+    Example,
+    OpenAPI,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    Operation,
+    Parameter,
+    PathItem,
+    Reference,
+    RequestBody,
+    Schema,
+)
+from litestar.openapi.spec.enums import OpenAPIType
+from litestar.typing import FieldDefinition
+
+from api.schemas.events import WEBHOOK_BODIES
+from daemon.signing import USER_AGENT
+from models import outbox
+
+REF = "#/components/schemas/{}"
+OCCURRED = dt.datetime(2026, 5, 4, 9, 12, 44, tzinfo=dt.UTC)
+DUE = dt.datetime(2026, 5, 8, 23, 0, tzinfo=dt.UTC)
+CUSTOMER = {"id": 17, "name": "Acme Tees", "slug": "acme-tees"}
+EXAMPLE_IDS = {
+    "order.stage_changed": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
+    "order.dispatched": "6f2d9c1e-8a4b-4e0f-9d3a-2c7b5e1f0a98",
+    "invoice.issued": "0c8e7d6f-5b4a-4392-8170-6f5e4d3c2b1a",
+    "invoice.paid": "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f",
+    "artwork.approved": "4a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d",
+}
+SENT_WHEN = {
+    "order.stage_changed": "An order moved to any stage other than `dispatched` (API or operator).",
+    "order.dispatched": "An order was dispatched.",
+    "invoice.issued": "An invoice was issued, when its order was dispatched or by an operator.",
+    "invoice.paid": "An operator marked an invoice paid.",
+    "artwork.approved": "The customer approved the order's current artwork proof.",
+}
+
+
+def _fields(name: str) -> dict[str, Any]:
+    if name.startswith("order."):
+        dispatched = name == "order.dispatched"
+        return outbox.order_fields(
+            order_id=1042,
+            order_number="ORD-2026-0042",
+            from_stage="qc_pack" if dispatched else "print_queue",
+            to_stage="dispatched" if dispatched else "in_production",
+            customer=CUSTOMER,
+            due_by=DUE,
+            timezone="Europe/London",
+        )
+    if name.startswith("invoice."):
+        return outbox.invoice_fields(
+            order_id=1042,
+            order_number="ORD-2026-0042",
+            invoice_number="INV-2026-0031",
+            invoice_status=name.removeprefix("invoice."),
+            total=14400,
+            currency="GBP",
+        )
+    return outbox.artwork_fields(order_id=1042, order_number="ORD-2026-0042", artwork_version=2)
+
+
+def example_body(name: str) -> dict[str, Any]:
+    """The body the outbox would write for this event (as an object)."""
+    text = outbox.encode_body(name, EXAMPLE_IDS[name], OCCURRED, _fields(name))
+    body: dict[str, Any] = msgspec.json.decode(text)
+    return body
+
+
+def _body_components(app: Litestar, schema: OpenAPI) -> dict[str, Reference]:
+    """Component schemas of the five bodies (and what they embed), added to the document;
+    returns each event's reference."""
+    registry = SchemaRegistry()
+    creator = SchemaCreator(plugins=app.plugins.openapi, schema_registry=registry)
+    refs = {
+        name: creator.for_field_definition(FieldDefinition.from_annotation(body))
+        for name, body in WEBHOOK_BODIES.items()
+    }
+    generated = registry.generate_components_schemas()  # also settles the refs' paths
+    existing = schema.components.schemas
+    for key, body_schema in generated.items():
+        existing.setdefault(key, body_schema)
+        if key in {body.__name__ for body in WEBHOOK_BODIES.values()}:
+            body_schema.description = WEBHOOK_BODIES_DOC[key]
+    schema.components.schemas = dict(sorted(existing.items()))
+    return {name: ref for name, ref in refs.items() if isinstance(ref, Reference)}
+
+
+WEBHOOK_BODIES_DOC = {
+    body.__name__: SENT_WHEN[name] + " Keys come in the order listed; the bytes are fixed "
+    "when the event is recorded, so every attempt sends the same bytes."
+    for name, body in WEBHOOK_BODIES.items()
+}
+
+
+def _header(name: str, description: str, **schema: Any) -> Parameter:
+    return Parameter(
+        name=name,
+        param_in=ParamType.HEADER,
+        required=True,
+        description=description,
+        schema=Schema(type=OpenAPIType.STRING, **schema),
+    )
+
+
+def _operation(name: str, ref: Reference) -> Operation:
+    return Operation(
+        tags=["Webhooks"],
+        summary=name,
+        description=SENT_WHEN[name]
+        + " Verify `X-SVC-Signature` over the raw body before parsing it; de-duplicate on "
+        "`event_id` (delivery is at least once, in no guaranteed order). The same event is "
+        "readable later with `GET /api/v1/events/{event_id}`.",
+        operation_id="webhook_" + name.replace(".", "_"),
+        parameters=[
+            _header("X-SVC-Event", "The event name", const=name),
+            _header(
+                "X-SVC-Signature",
+                "`sha256=` and the lowercase hex HMAC-SHA256 of the raw body, keyed with the "
+                "subscription's signing secret",
+                pattern="^sha256=[0-9a-f]{64}$",
+            ),
+            _header(
+                "X-SVC-Delivery",
+                "Extension: the delivery id, the same on every retry and replay of this event "
+                "to this subscription",
+                pattern="^[0-9]+$",
+            ),
+            _header(
+                "X-SVC-Attempt",
+                "Extension: the attempt number, 1 to 5",
+                pattern="^[1-9][0-9]*$",
+            ),
+            _header("User-Agent", "Always this value", const=USER_AGENT),
+        ],
+        request_body=RequestBody(
+            required=True,
+            content={
+                "application/json": OpenAPIMediaType(
+                    schema=ref,
+                    examples={name: Example(summary=name, value=example_body(name))},
+                )
+            },
+        ),
+        responses={
+            "2XX": OpenAPIResponse(description="Received: the delivery succeeded"),
+            "default": OpenAPIResponse(
+                description=(
+                    "Any other status, a redirect (not followed) or no answer within 10 s is a "
+                    "failed attempt, retried after 1 min, 5 min, 15 min and 1 h"
+                )
+            ),
+        },
+        security=[],
+    )
+
+
+def document_events(app: Litestar, schema: OpenAPI) -> None:
+    """The `webhooks` section, and the feed's `data` as one of the five bodies."""
+    refs = _body_components(app, schema)
+    schema.webhooks = {name: PathItem(post=_operation(name, ref)) for name, ref in refs.items()}
+    event = schema.components.schemas.get("Event")
+    if isinstance(event, Schema) and event.properties is not None:
+        event.properties["data"] = Schema(
+            one_of=list(refs.values()),
+            discriminator=Discriminator(
+                property_name="event", mapping={name: ref.ref for name, ref in refs.items()}
+            ),
+            description=(
+                "The webhook body exactly as delivered (the same keys and values; `event` is "
+                "the event name)"
+            ),
+        )
+    _feed_examples(schema)
+
+
+def _feed_row(name: str) -> dict[str, Any]:
+    body = example_body(name)
+    return {
+        "id": body["event_id"],
+        "type": name,
+        "occurred_at": body["occurred_at"],
+        "order_id": body["order_id"],
+        "data": body,
+    }
+
+
+def _feed_examples(schema: OpenAPI) -> None:
+    paths = schema.paths or {}
+    rows = [_feed_row(name) for name in ("invoice.issued", "invoice.paid")]
+    base = "https://pressline.example/api/v1/events?type=invoice.issued%2Cinvoice.paid&page="
+    page = {
+        "data": rows,
+        "current_page": 1,
+        "last_page": 1,
+        "per_page": 100,
+        "total": 2,
+        "links": {"first": base + "1", "last": base + "1", "prev": None, "next": None},
+    }
+    for path, summary, value in (
+        ("/api/v1/events", "A page of events", page),
+        ("/api/v1/events/{event_id}", "One event", _feed_row("artwork.approved")),
+    ):
+        item = paths.get(path)
+        operation = item.get if item is not None else None
+        response = (operation.responses or {}).get("200") if operation else None
+        if isinstance(response, OpenAPIResponse) and response.content:
+            media = response.content["application/json"]
+            media.examples = {"example": Example(summary=summary, value=value)}

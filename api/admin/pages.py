@@ -6,7 +6,7 @@ import datetime as dt
 import zoneinfo
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -23,7 +23,7 @@ HERE = Path(__file__).parent
 UTC = dt.UTC
 
 
-def _zone(name: str) -> dt.tzinfo:
+def zone(name: str) -> dt.tzinfo:
     try:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -38,9 +38,22 @@ def local_time(value: dt.datetime | str | None, timezone: str) -> str:
         value = dt.datetime.fromisoformat(value)
     if value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
-    shown = value.astimezone(_zone(timezone))
+    shown = value.astimezone(zone(timezone))
     offset = shown.strftime("%z")
     return f"{shown:%Y-%m-%d %H:%M} {offset[:3]}:{offset[3:]}"
+
+
+def masked(url: str) -> str:
+    """A target URL for display: a password in it is never shown."""
+    try:
+        from models.urls import masked_url  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.netloc.rpartition("@")[2]
+        return urlunsplit(parts._replace(netloc=f"{parts.username}:****@{host}"))
+    return str(masked_url(url))
 
 
 @pass_context
@@ -57,6 +70,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["when"] = _when
+    env.filters["masked"] = masked
     return env
 
 

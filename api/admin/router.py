@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Request, Router, get
+from litestar import Request, Response, Router, get
 from litestar.middleware import DefineMiddleware
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
-from api.admin import login, overview
+from api.admin import deliveries, login, overview, staff, tokens, webhooks
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
+    HEADERS,
     PREFIX,
     RESPONSE_HEADERS,
     AdminCSRFMiddleware,
@@ -28,13 +29,25 @@ async def unknown_page(
     raise NotFoundError(rest)
 
 
+async def with_headers(response: Response[Any]) -> Response[Any]:
+    """Static files are answered past the router's own response headers."""
+    response.headers.update(HEADERS)
+    return response
+
+
 def admin_router() -> Router:
     return Router(
         path=PREFIX,
         route_handlers=[
             login.LoginController,
             overview.OverviewController,
-            create_static_files_router(path="/static", directories=[HERE / "static"]),
+            tokens.TokenController,
+            staff.StaffController,
+            webhooks.WebhookController,
+            deliveries.DeliveryController,
+            create_static_files_router(
+                path="/static", directories=[HERE / "static"], after_request=with_headers
+            ),
             unknown_page,
         ],
         # Outermost first: the CSRF check comes before the session is even looked up.

@@ -44,3 +44,46 @@ async def post_form(
     opened = await client.get(page)
     assert opened.status_code == 200, (page, opened.status_code)
     return await client.post(action, data={**(data or {}), "_csrf_token": csrf_of(opened)})
+
+
+async def subscription(
+    ws: Workspace, url: str = "https://hooks.example.com/in", **fields: Any
+) -> int:
+    from models import subscriptions
+
+    row, _ = await subscriptions.create(ws.id, url, fields.pop("events", "*"), **fields)
+    return int(row["id"])
+
+
+async def delivery(
+    ws: Workspace,
+    subscription_id: int,
+    *,
+    status: str = "failed",
+    body: str = '{"event": "order.stage_changed", "order_number": "ORD-2026-0001"}',
+    response_body: str = "",
+    response_headers: str = "{}",
+    status_code: int | None = 500,
+    error: str | None = None,
+) -> int:
+    """An event, its delivery to the subscription and one recorded attempt."""
+    import uuid
+
+    from models import clock
+    from models.tables import WebhookAttempt, WebhookDelivery, WebhookEvent
+
+    event = WebhookEvent(
+        workspace=ws.id, event_id=str(uuid.uuid4()), name="order.stage_changed", body=body
+    )
+    await event.save()
+    row = WebhookDelivery(
+        workspace=ws.id, event=event.id, subscription=subscription_id, status=status, attempts=1,
+        last_status_code=status_code, last_error=error,
+    )  # fmt: skip
+    await row.save()
+    await WebhookAttempt(
+        delivery=row.id, number=1, started_at=clock.now(), duration_ms=12, status_code=status_code,
+        error=error, response_headers=response_headers, response_body=response_body,
+        response_length=len(response_body.encode("utf-8", "surrogateescape")),
+    ).save()  # fmt: skip
+    return int(row.id)

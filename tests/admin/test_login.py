@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from tests import factories
-from tests.admin.support import PASSWORD, csrf_of, log_in, member
+from tests.admin.support import log_in, member
 
 
 async def test_owner_logs_in_and_sees_the_overview(browser: httpx.AsyncClient) -> None:

@@ -1,0 +1,91 @@
+"""API tokens: owners see the workspace's, staff their own; create (shown once) and revoke."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.params import PathParameter
+from litestar.response import Redirect, Template
+
+from api.admin.forms import form, text, whole_number
+from api.admin.pages import page, see_other
+from api.admin.security import PREFIX
+from models import accounts, plans
+from models.admin_sessions import AdminUser
+from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.queries import admin as queries
+
+NO_API = "The workspace's plan ({plan}) does not include API access, so tokens cannot be created."
+TokenId = Annotated[int, PathParameter(description="API token id")]
+
+
+async def visible_token(user: AdminUser, token_id: int) -> dict[str, Any]:
+    """A token this user may see: any of the workspace's for an owner, their own for staff."""
+    row = await queries.token(user.workspace_id, token_id)
+    if not user.is_owner and row["user"] != user.user_id:
+        raise NotFoundError(f"token {token_id} not found")
+    return row
+
+
+class TokenController(Controller):
+    path = "/tokens"
+
+    async def _list(
+        self,
+        request: Request[Any, Any, Any],
+        *,
+        status_code: int = 200,
+        errors: dict[str, list[str]] | None = None,
+        typed: dict[str, str] | None = None,
+        message: str = "",
+    ) -> Template:
+        user: AdminUser = request.user
+        rows = await queries.tokens(user.workspace_id, None if user.is_owner else user.user_id)
+        return page(
+            request, "tokens.html", status_code=status_code, here="tokens", title="API tokens",
+            tokens=rows, errors=errors or {}, typed=typed or {"name": "", "days": "365"},
+            message=message, api=plans.includes_api(user.plan),
+            no_api=NO_API.format(plan=user.plan),
+            notice={"revoked": "The token was revoked."}.get(request.query_params.get("done", "")),
+        )  # fmt: skip
+
+    @get("/")
+    async def list_tokens(self, request: Request[Any, Any, Any]) -> Template:
+        return await self._list(request)
+
+    @post("/", status_code=200)
+    async def create_token(self, request: Request[Any, Any, Any]) -> Template:
+        user: AdminUser = request.user
+        fields = await form(request)
+        typed = {"name": text(fields, "name"), "days": text(fields, "days")}
+        if not plans.includes_api(user.plan):
+            return await self._list(
+                request, status_code=422, typed=typed, message=NO_API.format(plan=user.plan)
+            )
+        days = whole_number(typed["days"])
+        try:
+            if days is None:
+                raise InvalidFields({"expires_in_days": ["must be a whole number of days"]})
+            row, clear = await accounts.issue_token(
+                user_id=user.user_id, name=typed["name"], expires_in_days=days
+            )
+        except InvalidFields as invalid:
+            return await self._list(request, status_code=422, errors=invalid.errors, typed=typed)
+        except RuleRefused as refused:
+            return await self._list(request, status_code=422, typed=typed, message=refused.message)
+        return page(
+            request, "token_created.html", here="tokens", title="Token created", secret=True,
+            token=clear, name=row.name, expires_at=row.expires_at,
+        )  # fmt: skip
+
+    @get("/{token_id:int}/revoke")
+    async def confirm_revoke(self, request: Request[Any, Any, Any], token_id: TokenId) -> Template:
+        row = await visible_token(request.user, token_id)
+        return page(request, "token_revoke.html", here="tokens", title="Revoke token", token=row)
+
+    @post("/{token_id:int}/revoke", status_code=303)
+    async def revoke_token(self, request: Request[Any, Any, Any], token_id: TokenId) -> Redirect:
+        await visible_token(request.user, token_id)
+        await accounts.revoke_token(token_id)
+        return see_other(f"{PREFIX}/tokens?done=revoked")

@@ -1,0 +1,162 @@
+"""Every admin page renders for an owner, and each action changes what the page says."""
+
+from __future__ import annotations
+
+import re
+
+from models import subscriptions
+from models.tables import ApiToken, User, WebhookDelivery, WebhookSubscription
+from tests import factories
+from tests.admin.conftest import Shop
+from tests.admin.support import delivery, log_in, member, post_form, subscription
+
+
+async def test_every_page_answers_with_the_security_headers(shop: Shop) -> None:
+    sub = await subscription(shop.ws)
+    done = await delivery(shop.ws, sub, response_body="nope")
+    for path in (
+        "/admin/", "/admin/tokens", "/admin/staff", "/admin/webhooks", f"/admin/webhooks/{sub}",
+        "/admin/deliveries", f"/admin/deliveries?subscription={sub}", f"/admin/deliveries/{done}",
+    ):  # fmt: skip
+        page = await shop.client.get(path)
+        assert page.status_code == 200, (path, page.text[:300])
+        assert page.headers["x-frame-options"] == "DENY", path
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"], path
+        assert "<script>" not in page.text  # only <script src> of our own files
+    static = await shop.client.get("/admin/static/htmx.min.js")
+    assert static.status_code == 200 and static.headers["x-content-type-options"] == "nosniff"
+
+
+async def test_token_is_shown_once_and_works_until_revoked(shop: Shop) -> None:
+    created = await post_form(
+        shop.client, "/admin/tokens", "/admin/tokens/", {"name": "Website", "days": "30"}
+    )
+    assert created.status_code == 200
+    assert created.headers["cache-control"] == "no-store"
+    token = re.search(r'id="new-token">(plk_[^<]+)<', created.text).group(1)
+    assert (
+        await shop.client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
+    ).status_code == 200
+    listing = await shop.client.get("/admin/tokens")
+    assert "Website" in listing.text and token not in listing.text
+    row = await ApiToken.select().where(ApiToken.name == "Website").first()
+    revoked = await post_form(
+        shop.client, f"/admin/tokens/{row['id']}/revoke", f"/admin/tokens/{row['id']}/revoke"
+    )
+    assert revoked.status_code == 303
+    me = await shop.client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.status_code == 401
+    assert "revoked" in (await shop.client.get("/admin/tokens")).text
+
+
+async def test_tokens_are_refused_when_the_plan_has_no_api(browser) -> None:
+    ws = await factories.workspace(plan="starter")
+    owner = await member(ws)
+    await log_in(browser, owner.email)
+    page = await browser.get("/admin/tokens")
+    assert "does not include API access" in page.text
+    refused = await post_form(
+        browser, "/admin/tokens", "/admin/tokens/", {"name": "x", "days": "5"}
+    )
+    assert refused.status_code == 422
+    assert await ApiToken.count() == 0
+
+
+async def test_owner_adds_a_member_who_can_log_in(shop: Shop, browser) -> None:
+    added = await post_form(
+        shop.client, "/admin/staff", "/admin/staff/",
+        {"name": "Sam Press", "email": "sam@example.com", "role": "staff", "password": "twelve chars ok"},
+    )  # fmt: skip
+    assert added.status_code == 303
+    sam = await User.select().where(User.email == "sam@example.com").first()
+    assert sam["role"] == "staff" and sam["password_hash"].startswith("$argon2id$")
+
+
+async def test_last_active_owner_cannot_be_deactivated_or_demoted(shop: Shop) -> None:
+    owner = shop.owner.id
+    for action, data in (("deactivate", {}), ("role", {"role": "staff"})):
+        refused = await post_form(
+            shop.client, "/admin/staff", f"/admin/staff/{owner}/{action}", data
+        )
+        assert refused.status_code == 422
+        assert "at least one active owner" in refused.text
+    row = await User.select().where(User.id == owner).first()
+    assert row["is_active"] and row["role"] == "owner"
+
+
+async def test_subscription_lifecycle(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws, "Acme Tees")
+    created = await post_form(
+        shop.client, "/admin/webhooks", "/admin/webhooks/",
+        {"url": "https://user:hunter2@hooks.example.com/in", "events": ["order.dispatched", "invoice.paid"],
+         "customer": str(customer.id)},
+    )  # fmt: skip
+    assert created.status_code == 200 and created.headers["cache-control"] == "no-store"
+    secret = re.search(r'id="signing-secret">(whsec_[0-9a-f]+)<', created.text).group(1)
+    sub = await WebhookSubscription.select().first()
+    assert sub["events"] == "invoice.paid,order.dispatched" and sub["customer"] == customer.id
+    listing = await shop.client.get("/admin/webhooks")
+    assert "hunter2" not in listing.text and "hooks.example.com" in listing.text
+    revealed = await post_form(
+        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/secret"
+    )
+    assert secret in revealed.text and revealed.headers["cache-control"] == "no-store"
+    edited = await post_form(
+        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}",
+        {"url": "https://hooks.example.com/v2", "events": "*", "customer": ""},
+    )  # fmt: skip
+    assert edited.status_code == 303
+    disabled = await post_form(
+        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/disable"
+    )
+    assert disabled.status_code == 303
+    skipped = await delivery(shop.ws, sub["id"], status="skipped", status_code=None)
+    enabled = await post_form(
+        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/enable",
+        {"requeue": "1", "since": "2000-01-01T00:00:00"},
+    )  # fmt: skip
+    assert "requeued=1" in enabled.headers["location"]
+    row = await subscriptions.get(sub["id"])
+    assert row["url"] == "https://hooks.example.com/v2" and row["events"] == "*"
+    assert row["customer"] is None and row["is_active"]
+    status = await WebhookDelivery.select(WebhookDelivery.status).where(
+        WebhookDelivery.id == skipped
+    )
+    assert status[0]["status"] == "pending"
+
+
+async def test_delivery_detail_shows_body_signature_and_attempts(shop: Shop) -> None:
+    sub = await subscription(shop.ws)
+    secret = (await WebhookSubscription.select().first())["secret"]
+    body = '{"event":"order.stage_changed","order_number":"ORD-2026-0001"}'
+    done = await delivery(
+        shop.ws, sub, body=body, response_body="x" * 10, response_headers='{"X-Trace": "abc"}'
+    )
+    page = await shop.client.get(f"/admin/deliveries/{done}")
+    from daemon.signing import signature
+
+    assert signature(secret, body.encode()) in page.text
+    assert "&#34;order_number&#34;: &#34;ORD-2026-0001&#34;" in page.text  # pretty-printed
+    assert "X-Trace" in page.text and "HTTP 500" in page.text
+    again = await post_form(
+        shop.client, f"/admin/deliveries/{done}", f"/admin/deliveries/{done}/redeliver"
+    )
+    assert again.status_code == 303
+    row = await WebhookDelivery.select().where(WebhookDelivery.id == done).first()
+    assert row["status"] == "pending" and row["attempts"] == 0
+
+
+async def test_deliveries_are_paged_and_filtered(shop: Shop) -> None:
+    sub = await subscription(shop.ws)
+    for n in range(52):
+        await delivery(shop.ws, sub, status="succeeded" if n % 2 else "failed", status_code=200)
+    first = await shop.client.get("/admin/deliveries")
+    assert first.text.count('id="delivery-') == 50 and "Older" in first.text
+    second = await shop.client.get("/admin/deliveries?page=2")
+    assert second.text.count('id="delivery-') == 2
+    failed = await shop.client.get("/admin/deliveries?status=failed")
+    assert failed.text.count('id="delivery-') == 26
+    partial = await shop.client.get(
+        "/admin/deliveries?status=failed", headers={"HX-Request": "true"}
+    )
+    assert "<html" not in partial.text and partial.text.count('id="delivery-') == 26

@@ -25,6 +25,10 @@ from models.queries.filters import MAX_ID
 PER_PAGE = 100
 STATE_KEY = "events_query"
 _INTEGER = re.compile(r"-?[0-9]{1,20}")
+_NAME = "|".join(re.escape(name) for name in EVENT_NAMES)
+# One name or a comma-separated list, spaces allowed around names (the documented pattern).
+TYPES_PATTERN = f" *(?:{_NAME}) *(?:, *(?:{_NAME}) *)*"
+_TYPES = re.compile(TYPES_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -57,14 +61,16 @@ def events_query(params: Any) -> EventsQuery:
     errors: dict[str, list[str]] = {}
     names: tuple[str, ...] = ()
     if (text := params.get("type")) is not None:
-        wanted = {part.strip() for part in text.split(",") if part.strip()}
-        unknown = sorted(wanted - set(EVENT_NAMES))
-        if unknown or not wanted:
+        if _TYPES.fullmatch(text):
+            names = tuple(sorted({part.strip(" ") for part in text.split(",")}))
+        else:
+            parts = {part.strip() for part in text.split(",")}
+            unknown = sorted(parts - set(EVENT_NAMES) - {""})
+            listed = f" ({', '.join(unknown)})" if unknown else ""
             errors["type"] = [
-                f"The selected type is invalid ({', '.join(unknown) or 'empty'}); "
-                f"use one or more of: {', '.join(EVENT_NAMES)}."
+                f"The selected type is invalid{listed}; use one or more of "
+                f"{', '.join(EVENT_NAMES)}, separated by commas."
             ]
-        names = tuple(sorted(wanted))
     since = None
     try:
         since = parse_updated_since(params.get("since"))
@@ -109,6 +115,7 @@ class EventController(Controller):
                     + ", ".join(EVENT_NAMES)
                     + ". Any other name is a 422."
                 ),
+                pattern=f"^{TYPES_PATTERN}$",
                 schema_extra={"example": "invoice.issued,invoice.paid"},
             ),
         ] = None,

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from models import artwork, clock, invoices, outbox
+from models import artwork, clock, invoices, outbox, stage_moves
 from models.tables import Invoice, WebhookEvent
 from tests import factories
 from tests.api.order_helpers import Shop, advance, create, order_body, shop
@@ -32,6 +32,26 @@ async def every_event(client: httpx.AsyncClient, s: Shop) -> int:
     assert number is not None
     await invoices.pay_invoice(workspace_id=s.ws.id, number=number["number"])
     return order_id
+
+
+async def record_every_event(workspace_id: int, order_id: int) -> list[str]:
+    """The five events for an order in `artwork`, through the domain's own write paths (no
+    HTTP); returns their event ids, oldest first."""
+    await artwork.send_proof(workspace_id=workspace_id, order_id=order_id)
+    await artwork.approve_artwork(workspace_id=workspace_id, order_id=order_id)
+    for stage in FIVE:
+        await stage_moves.advance_order(
+            workspace_id=workspace_id, order_id=order_id, to_stage=stage
+        )
+    number = await Invoice.select(Invoice.number).where(Invoice.order == order_id).first()
+    assert number is not None
+    await invoices.pay_invoice(workspace_id=workspace_id, number=number["number"])
+    rows = await (
+        WebhookEvent.select(WebhookEvent.event_id)
+        .where(WebhookEvent.order == order_id)
+        .order_by(WebhookEvent.id)
+    )
+    return [row["event_id"] for row in rows]
 
 
 async def _stored() -> list[dict[str, Any]]:
@@ -227,8 +247,8 @@ async def test_every_bad_parameter_is_named_in_one_422(client):
     body = response.json()
     assert set(body["errors"]) == {"type", "since", "order", "page"}
     assert body["errors"]["type"] == [
-        "The selected type is invalid (nope); use one or more of: order.stage_changed, "
-        "order.dispatched, invoice.issued, invoice.paid, artwork.approved."
+        "The selected type is invalid (nope); use one or more of order.stage_changed, "
+        "order.dispatched, invoice.issued, invoice.paid, artwork.approved, separated by commas."
     ]
     assert body["errors"]["since"] == ["The since parameter must be an ISO 8601 date-time."]
     assert body["errors"]["order"] == ["The order parameter must be an integer."]
@@ -242,6 +262,8 @@ async def test_each_bad_parameter_alone(client):
         "type=invoice.paid,nope": "type",
         "type=": "type",
         "type=,": "type",
+        "type=invoice.paid,": "type",
+        "type=invoice.paid%09": "type",
         "type=INVOICE.PAID": "type",
         "since=2026-13-01": "since",
         "since=": "since",

@@ -25,6 +25,7 @@ from litestar import Litestar
 from api.app import create_app
 from models import db
 from tests import factories
+from tests.api.test_events import record_every_event
 
 # A bounded, repeatable run by default (well under a minute per engine); for a deeper search
 # set PRESSLINE_FUZZ_EXAMPLES=500 PRESSLINE_FUZZ_RANDOM=1.
@@ -94,8 +95,11 @@ def fuzz_app(backend: str) -> Iterator[Any]:
 
 
 class World:
-    def __init__(self, auth: dict[str, str], customer_id: int, order_ids: list[int]) -> None:
+    def __init__(
+        self, auth: dict[str, str], customer_id: int, order_ids: list[int], event_ids: list[str]
+    ) -> None:
         self.auth, self.customer_id, self.order_ids = auth, customer_id, order_ids
+        self.event_ids = event_ids
 
     def aim(self, case: Any) -> bool:
         """Point a schema-valid case at this workspace's own records (random ids are mostly
@@ -107,6 +111,8 @@ class World:
             params["customer_id"] = self.customer_id
         if "order_id" in params:  # spread over orders in every stage
             params["order_id"] = self.order_ids[len(repr(case.body)) % len(self.order_ids)]
+        if "event_id" in params:
+            params["event_id"] = self.event_ids[len(repr(case.query)) % len(self.event_ids)]
         if params:
             case.path_parameters, aimed = params, True
         if isinstance(case.body, dict) and "customer_id" in case.body:
@@ -123,14 +129,16 @@ STAGES = ("artwork", "print_queue", "in_production", "qc_pack", "dispatched")
 
 @pytest.fixture
 async def world(fuzz_app: Any) -> AsyncIterator[World]:
-    """A workspace with a customer, an order in every stage, SKUs, and its user's token."""
+    """A workspace with a customer, an order in every stage, SKUs, events, and its user's
+    token."""
     ws, _, auth = await factories.account()
     customer = await factories.customer(ws)
     await factories.contact(customer, is_primary=True)
     orders = [await factories.order(ws, customer, stage=stage) for stage in STAGES * 2]
     await factories.sku(ws, "TEE-BLK-M", on_hand=3, reorder_point=10)
     await factories.sku(ws, "TEE-WHT-L", on_hand=300, reorder_point=10)
-    yield World(auth, customer.id, [order.id for order in orders])
+    event_ids = await record_every_event(ws.id, (await factories.order(ws, customer)).id)
+    yield World(auth, customer.id, [order.id for order in orders], event_ids)
 
 
 @schema.parametrize()

@@ -65,7 +65,8 @@ async def test_tokens_are_refused_when_the_plan_has_no_api(browser) -> None:
 async def test_owner_adds_a_member_who_can_log_in(shop: Shop, browser) -> None:
     added = await post_form(
         shop.client, "/admin/staff", "/admin/staff/",
-        {"name": "Sam Press", "email": "sam@example.com", "role": "staff", "password": "twelve chars ok"},
+        {"name": "Sam Press", "email": "sam@example.com", "role": "staff",
+         "password": "twelve chars ok"},
     )  # fmt: skip
     assert added.status_code == 303
     sam = await User.select().where(User.email == "sam@example.com").first()
@@ -88,8 +89,8 @@ async def test_subscription_lifecycle(shop: Shop) -> None:
     customer = await factories.customer(shop.ws, "Acme Tees")
     created = await post_form(
         shop.client, "/admin/webhooks", "/admin/webhooks/",
-        {"url": "https://user:hunter2@hooks.example.com/in", "events": ["order.dispatched", "invoice.paid"],
-         "customer": str(customer.id)},
+        {"url": "https://user:hunter2@hooks.example.com/in",
+         "events": ["order.dispatched", "invoice.paid"], "customer": str(customer.id)},
     )  # fmt: skip
     assert created.status_code == 200 and created.headers["cache-control"] == "no-store"
     secret = re.search(r'id="signing-secret">(whsec_[0-9a-f]+)<', created.text).group(1)

@@ -122,9 +122,8 @@ def _header(name: str, description: str, **schema: Any) -> Parameter:
 def _operation(name: str, ref: Reference) -> Operation:
     return Operation(
         tags=["Webhooks"],
-        summary=name,
-        description=SENT_WHEN[name]
-        + " Verify `X-SVC-Signature` over the raw body before parsing it; de-duplicate on "
+        summary=SENT_WHEN[name].split(" (")[0].rstrip("."),
+        description="Verify `X-SVC-Signature` over the raw body before parsing it; de-duplicate on "
         "`event_id` (delivery is at least once, in no guaranteed order). The same event is "
         "readable later with `GET /api/v1/events/{event_id}`.",
         operation_id="webhook_" + name.replace(".", "_"),

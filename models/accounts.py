@@ -10,26 +10,15 @@ import datetime as dt
 import enum
 import re
 import zoneinfo
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from models import clock, db, plans, tokens
-from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.tables import ApiToken, User, Workspace
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
-MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-
-
-def storable(value: str) -> bool:
-    """PostgreSQL text holds no NUL, and undecodable command-line bytes are not text."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return "\x00" not in value
 
 
 def known_id(value: int) -> bool:
@@ -44,56 +33,6 @@ class Keep(enum.Enum):
 
 
 KEEP = Keep.KEEP
-
-
-class FieldErrors:
-    """Collects every problem with an input, so one refusal lists them all."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, list[str]] = {}
-
-    def add(self, field: str, message: str) -> None:
-        self.errors.setdefault(field, []).append(message)
-
-    def text(self, field: str, value: str, max_length: int, *, required: bool = True) -> str:
-        value = value.strip()
-        if not storable(value):
-            self.add(field, "contains characters that cannot be stored (NUL or invalid UTF-8)")
-        elif required and not value:
-            self.add(field, "must not be blank")
-        elif len(value) > max_length:
-            self.add(field, f"must be at most {max_length} characters")
-        return value
-
-    def email(self, field: str, value: str) -> str:
-        value = self.text(field, value, 254)
-        if value and len(value) <= 254 and not EMAIL.match(value):
-            self.add(field, "must be an email address")
-        return value
-
-    def count(self, field: str, value: int, *, maximum: int = MAX_COUNT) -> int:
-        if value < 0:
-            self.add(field, "must be 0 or more")
-        elif value > maximum:
-            self.add(field, f"must be at most {maximum}")
-        return value
-
-    def percent(self, field: str, value: Decimal | str) -> Decimal:
-        """A percentage from 0 to 100 with at most two decimal places (the columns' precision)."""
-        try:
-            number = Decimal(str(value).strip())
-        except InvalidOperation:
-            self.add(field, "must be a number")
-            return Decimal(0)
-        if not number.is_finite() or not Decimal(0) <= number <= Decimal(100):
-            self.add(field, "must be between 0 and 100")
-        elif number != number.quantize(Decimal("0.01")):
-            self.add(field, "must have at most 2 decimal places")
-        return number.quantize(Decimal("0.01")) if number.is_finite() else Decimal(0)
-
-    def check(self) -> None:
-        if self.errors:
-            raise InvalidFields(self.errors)
 
 
 def _days(errors: FieldErrors, field: str, days: int) -> dt.timedelta:

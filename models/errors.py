@@ -1,6 +1,16 @@
-"""Domain refusals, raised by models/ and rendered by api/errors.py (and by the CLI)."""
+"""Domain refusals, raised by models/ and rendered by api/errors.py, the admin and the CLI.
+
+`InvalidFields` is the one field-error type: the API's request validation, the domain's own
+field checks, the admin's forms and the command line all raise it, and each renders it.
+"""
 
 from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 class DomainError(Exception):
@@ -18,13 +28,84 @@ class RuleRefused(DomainError):
 
 
 class InvalidFields(DomainError):
-    """Field-level problems found by the domain, e.g. a foreign customer id (→ 422)."""
+    """Every problem found with an input, by field (dot paths for nested ones:
+    `lines.0.quantity`) (→ 422 `{"message", "errors"}`)."""
 
     def __init__(self, errors: dict[str, list[str]]) -> None:
         self.errors = errors
-        first = next((m for messages in errors.values() for m in messages), "Invalid data")
-        super().__init__(first)
+        super().__init__(summary(errors))
+
+
+def summary(errors: dict[str, list[str]]) -> str:
+    """The first message, plus "(and N more errors)" when there are others."""
+    messages = [message for field_messages in errors.values() for message in field_messages]
+    if not messages:
+        return "The given data was invalid."
+    more = len(messages) - 1
+    if not more:
+        return messages[0]
+    return f"{messages[0]} (and {more} more error{'s' if more > 1 else ''})"
 
 
 class ConflictError(DomainError):
     """The same request is already being processed (→ 409)."""
+
+
+def storable(value: str) -> bool:
+    """PostgreSQL text holds no NUL, and undecodable command-line bytes are not text."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in value
+
+
+class FieldErrors:
+    """Collects every problem with an operator's input (command line, admin forms), so one
+    `InvalidFields` lists them all."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, field: str, message: str) -> None:
+        self.errors.setdefault(field, []).append(message)
+
+    def text(self, field: str, value: str, max_length: int, *, required: bool = True) -> str:
+        value = value.strip()
+        if not storable(value):
+            self.add(field, "contains characters that cannot be stored (NUL or invalid UTF-8)")
+        elif required and not value:
+            self.add(field, "must not be blank")
+        elif len(value) > max_length:
+            self.add(field, f"must be at most {max_length} characters")
+        return value
+
+    def email(self, field: str, value: str) -> str:
+        value = self.text(field, value, 254)
+        if value and len(value) <= 254 and not EMAIL.match(value):
+            self.add(field, "must be an email address")
+        return value
+
+    def count(self, field: str, value: int, *, maximum: int = MAX_COUNT) -> int:
+        if value < 0:
+            self.add(field, "must be 0 or more")
+        elif value > maximum:
+            self.add(field, f"must be at most {maximum}")
+        return value
+
+    def percent(self, field: str, value: Decimal | str) -> Decimal:
+        """A percentage from 0 to 100 with at most two decimal places (the columns' precision)."""
+        try:
+            number = Decimal(str(value).strip())
+        except InvalidOperation:
+            self.add(field, "must be a number")
+            return Decimal(0)
+        if not number.is_finite() or not Decimal(0) <= number <= Decimal(100):
+            self.add(field, "must be between 0 and 100")
+        elif number != number.quantize(Decimal("0.01")):
+            self.add(field, "must have at most 2 decimal places")
+        return number.quantize(Decimal("0.01")) if number.is_finite() else Decimal(0)
+
+    def check(self) -> None:
+        if self.errors:
+            raise InvalidFields(self.errors)

@@ -1,0 +1,162 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real web process and a real
+worker. Skipped, with the reason, where Chromium or Playwright is missing (like PostgreSQL).
+
+Each test ends with a screenshot of its last page in $PRESSLINE_SCREENSHOTS (default
+tests/browser/screenshots)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.receiver import ThreadedReceiver
+
+CHROMIUM = os.environ.get("PRESSLINE_CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("PRESSLINE_SCREENSHOTS", Path(__file__).parent / "screenshots"))
+LAUNCH_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+try:
+    from playwright.sync_api import Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None  # type: ignore[assignment]
+
+
+def _missing() -> str | None:
+    if sync_playwright is None:
+        return "Playwright is not installed (pip install -r requirements-dev.lock)"
+    if not Path(CHROMIUM).exists():
+        return f"Chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    reason = _missing()
+    if reason is None:
+        return
+    for item in items:
+        if "tests/browser" in str(item.path):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+class Seen:
+    """What the page did that it must not: dialogs (alert) and script errors."""
+
+    def __init__(self) -> None:
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+
+
+@pytest.fixture
+def page(request: pytest.FixtureRequest) -> Iterator[Page]:
+    """Chromium with one desktop-sized window; its last page is saved as a screenshot.
+
+    Playwright's sync API runs an event loop on this thread while it is open, so it starts
+    here and stops before any later asynchronous fixture runs: list `page` last among a
+    test's arguments, after the fixtures that write rows (their set-up must come first)."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        context = browser.new_context(viewport=DESKTOP)
+        context.grant_permissions(["clipboard-read", "clipboard-write"])
+        tab = context.new_page()
+        seen = Seen()
+        tab.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+        tab.on("pageerror", lambda error: seen.errors.append(str(error)))
+        try:
+            yield tab
+        finally:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            name = request.node.name.replace("[", "-").replace("]", "")
+            tab.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+            browser.close()
+    assert seen.dialogs == [], f"a script ran: {seen.dialogs}"
+    assert seen.errors == [], f"script errors: {seen.errors}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Stack:
+    """The web process and the worker, on the test database."""
+
+    def __init__(self, url: str, port: int, processes: list[subprocess.Popen[bytes]]) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.url, self.processes = url, processes
+
+    def api(self, method: str, path: str, token: str, **kwargs: Any) -> httpx.Response:
+        return httpx.request(
+            method, self.base + path, headers={"Authorization": f"Bearer {token}"}, timeout=10,
+            **kwargs,
+        )  # fmt: skip
+
+
+@pytest.fixture
+def stack(backend: str, tmp_path: Path) -> Iterator[Stack]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": backend,
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
+        "WEBHOOK_BACKOFF": "1",
+        "WEBHOOK_POLL_INTERVAL": "0.2",
+        "WEBHOOK_TIMEOUT": "3",
+        "WEBHOOK_LEASE": "10",
+        "LOG_LEVEL": "WARNING",
+    }
+    port = _free_port()
+    log = (tmp_path / "processes.log").open("wb")
+    commands = [
+        [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1",
+         "--port", str(port), "--no-access-log"],
+        [sys.executable, "-m", "daemon"],
+    ]  # fmt: skip
+    processes = [
+        subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)  # noqa: S603
+        for command in commands
+    ]
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or processes[0].poll() is not None:
+                raise RuntimeError((tmp_path / "processes.log").read_text(errors="replace"))
+            time.sleep(0.2)
+        yield Stack(backend, port, processes)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
+        log.close()
+
+
+@pytest.fixture
+def receiver() -> Iterator[ThreadedReceiver]:
+    running = ThreadedReceiver().start()
+    yield running
+    running.stop()

@@ -11,11 +11,23 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
+import secrets
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from models import accounts, artwork, catalogue, clock, db, invoices, orders, plans, stage_moves
+from models import (
+    accounts,
+    artwork,
+    catalogue,
+    clock,
+    db,
+    invoices,
+    members,
+    orders,
+    plans,
+    stage_moves,
+)
 from models.stages import SEQUENCE
 from models.tables import Invoice, User, Workspace
 
@@ -117,6 +129,8 @@ class Demo:
     created: bool
     counts: dict[str, int] = field(default_factory=dict)
     trial_renewed: bool = False
+    admin_email: str = ""
+    admin_password: str = ""  # a fresh one each run, like the token
 
 
 def _skus() -> list[tuple[str, dict[str, Any], int]]:
@@ -337,6 +351,8 @@ async def build_demo() -> Demo:
                 renewed = True
             user_id = await _staff(workspace.id)
         row, token = await accounts.issue_token(user_id=user_id, name="demo")
+    password = secrets.token_urlsafe(12)  # 96 bits, 16 characters
+    owner = await members.set_password(user_id, password)
     return Demo(
         workspace_id=int(workspace.id),
         user_id=user_id,
@@ -345,4 +361,6 @@ async def build_demo() -> Demo:
         created=existing is None,
         counts=counts,
         trial_renewed=renewed,
+        admin_email=owner.email,
+        admin_password=password,
     )

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from models.tables import Customer, Workspace
 from tests import factories
 from tests.admin.support import PASSWORD, member
-from tests.browser.conftest import PHONE, Stack
+from tests.browser.conftest import PHONE, SCREENSHOTS, Stack
 from tests.browser.receiver import ThreadedReceiver
 
 HOSTILE_CUSTOMER = "<img src=x onerror=alert('customer')>"
@@ -148,6 +148,30 @@ def test_webhook_failures_deactivation_and_requeue(
     eventually(lambda: len(receiver.received) >= sent_before + 5, what="the re-queued deliveries")
     page.click("text=Deliveries")
     expect(page.locator("#deliveries .state.succeeded")).to_have_count(6, timeout=30_000)
+    walk_every_page(page, stack)
+
+
+def walk_every_page(page: Page, stack: Stack) -> None:
+    """Each page once more, as the documentation shows it (docs/admin/)."""
+    page.set_viewport_size({"width": 1100, "height": 760})
+    for name, link in (
+        ("overview", "nav >> text=Overview"),
+        ("tokens", "nav >> text=API tokens"),
+        ("staff", "nav >> text=Staff"),
+        ("webhooks", "nav >> text=Webhooks"),
+        ("webhook", "td.url a"),
+        ("deliveries", "nav >> text=Deliveries"),
+        ("delivery", "#deliveries tbody tr a"),
+    ):
+        page.locator(link).first.click()
+        page.wait_for_load_state()
+        assert page.locator("h1").count() == 1, name
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"page-{name}.png"))
+    page.goto(f"{stack.base}/admin/deliveries?status=failed")
+    page.locator("#deliveries tbody tr a").first.click()
+    page.locator(".attempt").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "page-attempts.png"))
 
 
 def test_staff_and_a_phone_sized_window(shop: dict, stack: Stack, page: Page) -> None:

@@ -1,0 +1,126 @@
+"""Admin page latency with 10,000 deliveries in the workspace.
+
+    python -m benchmarks.admin [--deliveries 10000] [--requests 200]
+
+Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace, its
+owner, one subscription and N deliveries each with an attempt, starts one uvicorn process and
+asks each admin page sequentially with a logged-in session cookie; prints p50/p95 in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import time
+import urllib.request
+import uuid
+
+from benchmarks import common
+
+common.require_module_run(__package__, "admin")
+
+BATCH = 1000
+
+
+async def seed(url: str, deliveries: int) -> tuple[str, int, int]:
+    """The session cookie, the subscription id and one delivery id."""
+    from models import admin_sessions, clock, db
+    from models.tables import User, WebhookAttempt, WebhookDelivery, WebhookEvent, Workspace
+    from models.tables import WebhookSubscription as Sub
+
+    engine = db.engine_from_url(url)
+    db.bind(engine)
+    await db.start(engine)
+    await db.migrate()
+    ws = Workspace(name="Bench Prints", plan="premium", timezone="Europe/London")
+    await ws.save()
+    owner = User(workspace=ws.id, name="Owner", email="owner@bench.example", role="owner")
+    await owner.save()
+    sub = Sub(workspace=ws.id, url="https://hooks.example.com/in", events="*", secret="whsec_x")  # noqa: S106 - not a real one
+    await sub.save()
+    start = clock.now() - dt.timedelta(days=1)
+    statuses = ("succeeded", "succeeded", "succeeded", "failed", "skipped", "pending")
+    for first in range(0, deliveries, BATCH):
+        numbers = range(first, min(first + BATCH, deliveries))
+        events = await WebhookEvent.insert(
+            *[
+                WebhookEvent(
+                    workspace=ws.id, event_id=str(uuid.uuid4()), name="order.stage_changed",
+                    body=f'{{"event":"order.stage_changed","order_number":"ORD-2026-{n:05d}"}}',
+                    created_at=start + dt.timedelta(seconds=n),
+                )
+                for n in numbers
+            ]
+        ).returning(WebhookEvent.id)  # fmt: skip
+        rows = await WebhookDelivery.insert(
+            *[
+                WebhookDelivery(
+                    workspace=ws.id, event=event["id"], subscription=sub.id,
+                    status=statuses[n % len(statuses)], attempts=1, last_status_code=200,
+                    created_at=start + dt.timedelta(seconds=n),
+                )
+                for n, event in zip(numbers, events, strict=True)
+            ]
+        ).returning(WebhookDelivery.id)  # fmt: skip
+        await WebhookAttempt.insert(
+            *[
+                WebhookAttempt(
+                    delivery=row["id"], number=1, started_at=start, duration_ms=40,
+                    status_code=200, response_body="ok", response_length=2,
+                )
+                for row in rows
+            ]
+        )  # fmt: skip
+    cookie = await admin_sessions.create(owner.id, ws.id)
+    await db.stop(engine)
+    return cookie, sub.id, rows[-1]["id"]
+
+
+def timed(url: str, cookie: str, count: int) -> tuple[float, float]:
+    samples: list[float] = []
+    for _ in range(count):
+        request = urllib.request.Request(url, headers={"Cookie": f"pressline_session={cookie}"})  # noqa: S310
+        began = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+            response.read()
+            assert response.status == 200, (url, response.status)
+        samples.append((time.perf_counter() - began) * 1000)
+    return common.median(samples), common.percentile(samples, 0.95)
+
+
+async def run(backend: str, deliveries: int, count: int) -> list[list[object]]:
+    rows: list[list[object]] = []
+    async with common.throwaway(backend, "admin") as url:
+        cookie, sub, delivery = await seed(url, deliveries)
+        with common.Server(name=f"admin-{backend}", app="api.app:app", url=url).start() as server:
+            pages = [
+                "/admin/",
+                "/admin/deliveries",
+                "/admin/deliveries?status=failed",
+                f"/admin/deliveries?subscription={sub}&page=100",
+                f"/admin/deliveries/{delivery}",
+                "/admin/webhooks",
+            ]
+            for path in pages:
+                timed(server.base + path, cookie, 10)  # warm up
+                p50, p95 = timed(server.base + path, cookie, count)
+                rows.append([backend, path, f"{p50:.1f}", f"{p95:.1f}"])
+    return rows
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deliveries", type=int, default=10_000)
+    parser.add_argument("--requests", type=int, default=200)
+    args = parser.parse_args()
+    rows: list[list[object]] = []
+    for backend in await common.smoke_backends():
+        rows += await run(backend, args.deliveries, args.requests)
+    print(common.machine())
+    print(f"{args.deliveries} deliveries in the workspace, {args.requests} sequential requests")
+    print(common.table(["engine", "page", "p50 ms", "p95 ms"], rows))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -6,7 +6,8 @@ one executemany transaction on SQLite), and write the benchmark users' tokens to
 
 Defaults: 100 workspaces on the premium plan, 10,000 customers, 50,000 SKUs, 100,000 orders
 with 1-5 lines each (stage history, artwork, invoices for dispatched orders), 10 users with a
-token per workspace. `--scale F` multiplies customers, SKUs and orders.
+token per workspace. `--scale F` multiplies customers, SKUs and orders. `--events N` adds N
+webhook events (the events feed) of random orders, spread over the same three years.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import random
 import sqlite3
 import sys
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -90,6 +92,7 @@ class Scale:
     customers: int = 10_000
     skus: int = 50_000
     orders: int = 100_000
+    events: int = 0  # webhook events, readable through the events feed
 
 
 @dataclass
@@ -118,6 +121,9 @@ class Generator:
         self.order_seq: dict[tuple[int, int], int] = defaultdict(int)
         self.invoice_seq: dict[tuple[int, int], int] = defaultdict(int)
         self.ids: dict[str, int] = defaultdict(int)
+        # what an event needs of its order: workspace, id, number, customer, due_by
+        self.event_orders: list[tuple[WorkspaceInfo, int, str, int, dt.datetime | None]] = []
+        self.customer_refs: dict[int, dict[str, Any]] = {}
 
     def next_id(self, table: str) -> int:
         self.ids[table] += 1
@@ -180,6 +186,7 @@ class Generator:
                      rng.choice(CARRIERS), tax_exempt, at, updated)
                 )  # fmt: skip
                 ws.customers.append((customer_id, tax_exempt))
+                self.customer_refs[customer_id] = {"id": customer_id, "name": name, "slug": slug}
                 for position in range(rng.randint(1, 3)):
                     contacts.append(
                         (self.next_id("contacts"), ws.id, customer_id,
@@ -342,6 +349,52 @@ class Generator:
              f"SHOP-{order_id}" if rng.random() < 0.3 else None, consumed, created, updated)
         )  # fmt: skip
         batch["order_lines"].extend(lines)
+        if self.scale.events:
+            self.event_orders.append((ws, order_id, number, customer_id, due_by))
+
+    def events(self) -> Iterator[dict[str, list[tuple[Any, ...]]]]:
+        """Webhook events of random orders over the same three years, ids growing with
+        `created_at` (as they are recorded), bodies written by the outbox's own code."""
+        from models import outbox
+
+        rng = self.rng
+        total = self.scale.events
+        step = SPAN / max(total, 1)
+        start = END - SPAN
+        names = outbox.EVENT_NAMES
+        weights = (50, 12, 12, 12, 14)  # stage moves outnumber the rest
+        for first in range(0, total, CHUNK):
+            rows = []
+            for index in range(first, min(first + CHUNK, total)):
+                at = start + step * index + dt.timedelta(seconds=rng.random())
+                ws, order_id, number, customer_id, due_by = rng.choice(self.event_orders)
+                name = rng.choices(names, weights)[0]
+                if name.startswith("order."):
+                    dispatched = name == "order.dispatched"
+                    fields = outbox.order_fields(
+                        order_id=order_id, order_number=number,
+                        from_stage="qc_pack" if dispatched else rng.choice(SEQUENCE[:3]),
+                        to_stage="dispatched" if dispatched else rng.choice(SEQUENCE[1:4]),
+                        customer=self.customer_refs[customer_id], due_by=due_by,
+                        timezone=ws.timezone.key,
+                    )  # fmt: skip
+                elif name.startswith("invoice."):
+                    fields = outbox.invoice_fields(
+                        order_id=order_id, order_number=number,
+                        invoice_number=f"INV-{at.year}-{rng.randrange(1, 9_999):04d}",
+                        invoice_status=name.removeprefix("invoice."),
+                        total=rng.randrange(5_000, 500_000), currency=ws.currency,
+                    )  # fmt: skip
+                else:
+                    fields = outbox.artwork_fields(
+                        order_id=order_id, order_number=number, artwork_version=rng.randint(1, 3)
+                    )
+                event_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+                rows.append(
+                    (self.next_id("webhook_events"), ws.id, event_id, name, order_id,
+                     customer_id, outbox.encode_body(name, event_id, at, fields), at)
+                )  # fmt: skip
+            yield {"webhook_events": rows}
 
     def sequences(self) -> dict[str, list[tuple[Any, ...]]]:
         rows = []
@@ -379,6 +432,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "updated_at"),
     "artwork": ("id", "workspace", "order", "status", "version", "approved_at", "updated_at"),
     "number_sequences": ("id", "workspace", "kind", "year", "last_value"),
+    "webhook_events": ("id", "workspace", "event_id", "name", "order", "customer", "body",
+                       "created_at"),
 }  # fmt: skip
 
 RESERVED_SQL = """
@@ -482,6 +537,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--scale", type=float, default=1.0, help="multiply customers/SKUs/orders")
     parser.add_argument("--orders", type=int, help="number of orders (default 100,000 x scale)")
+    parser.add_argument(
+        "--events", type=int, default=0, help="webhook events of those orders (default none)"
+    )
     parser.add_argument("--workspaces", type=int, default=100)
     parser.add_argument("--users-per-workspace", type=int, default=10)
     parser.add_argument("--seed", type=int, default=42, help="random seed (reproducible data)")
@@ -492,7 +550,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 def scale_from(args: argparse.Namespace) -> Scale:
     if args.smoke:
-        return Scale(workspaces=4, users_per_workspace=3, customers=80, skus=400, orders=2_000)
+        return Scale(
+            workspaces=4, users_per_workspace=3, customers=80, skus=400, orders=2_000,
+            events=args.events,
+        )  # fmt: skip
     base = Scale(workspaces=args.workspaces, users_per_workspace=args.users_per_workspace)
     return Scale(
         workspaces=base.workspaces,
@@ -500,6 +561,7 @@ def scale_from(args: argparse.Namespace) -> Scale:
         customers=max(base.workspaces, round(base.customers * args.scale)),
         skus=max(base.workspaces, round(base.skus * args.scale)),
         orders=args.orders if args.orders is not None else round(base.orders * args.scale),
+        events=args.events,
     )
 
 
@@ -546,6 +608,9 @@ async def seed(url: str, args: argparse.Namespace) -> None:
             await writer.write(batch)
             print(f"  {writer.counts['orders']:>9,} orders", flush=True)
         await writer.write(gen.sequences())
+        for batch in gen.events():
+            await writer.write(batch)
+            print(f"  {writer.counts['webhook_events']:>9,} events", flush=True)
         finishing = time.perf_counter()
         if common.is_postgres(url):
             await conn.execute("COMMIT")

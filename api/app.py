@@ -24,7 +24,7 @@ from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
-from models import db
+from models import db, token_use
 from models.settings import get_settings
 
 MAX_BODY_BYTES = 1024 * 1024  # docs/api.md §6: larger bodies answer 413
@@ -74,7 +74,7 @@ def create_app() -> Litestar:
     )
     app = Litestar(
         route_handlers=[api_v1, health.HealthController, metrics.metrics, admin_router()],
-        lifespan=[database],
+        lifespan=[database, token_use.keep_recording],
         state=State({"rate_limiter": limiter, metrics.STATE_KEY: settings.metrics_token}),
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

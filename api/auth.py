@@ -15,7 +15,7 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 from litestar.types import Scope
 
 from api.errors import Forbidden, Refused, Unauthorized
-from models import clock, plans, reads, tokens
+from models import clock, plans, statements, token_use, tokens
 from models.queries.auth import token_principal
 
 
@@ -58,17 +58,18 @@ async def authenticate(token: str) -> Principal:
     ) = row  # fmt: skip
     if revoked_at is not None:
         raise Unauthorized("Token revoked")
-    if reads.when(expires_at) <= now:
+    if statements.when(expires_at) <= now:
         raise Unauthorized("Token expired")
     if not user_active:
         raise Forbidden("User is deactivated")
-    trial_end = None if trial_ends_at is None else reads.when(trial_ends_at)
+    trial_end = None if trial_ends_at is None else statements.when(trial_ends_at)
     plan = plans.effective_plan(plan, trial_end, now)
     if not plans.includes_api(plan):
         raise Refused(
             f"The workspace's plan ({plan}) does not include API access; "
             "upgrade to Premium or Enterprise"
         )
+    token_use.note(token_id)  # in memory; written once a minute (models/token_use.py)
     return Principal(
         user_id=user_id,
         name=name,

@@ -4,7 +4,7 @@
     DATABASE_URL=... python -m benchmarks.hotpaths spy --endpoint orders --seconds 10
 
 `queries` runs the real app in-process and counts every statement it sends (through Piccolo
-and through the raw path of models/reads.py). `spy` samples a real uvicorn server under load
+and through the raw path of models/statements.py). `spy` samples a real uvicorn server under load
 with py-spy (install it apart from the project, e.g. `pipx install py-spy`, or pass
 `--py-spy PATH`) and sorts the samples by layer.
 """

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from models.reads import Sql
+from models.statements import Sql
 
-# Each statement is written once, in PostgreSQL's dialect (models/reads.py derives the SQLite
+# Each statement is written once, in PostgreSQL's dialect (models/statements.py derives the SQLite
 # text; row locks are PostgreSQL's only, since SQLite's write transaction locks the whole
 # database). Rows another worker is claiming right now are skipped rather than waited for.
 CLAIM = Sql(

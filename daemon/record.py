@@ -16,7 +16,7 @@ from daemon import retry
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from daemon.deliver import Outcome
-from models.reads import Sql
+from models.statements import Sql
 
 SUCCEEDED, FAILED, PENDING = "succeeded", "failed", "pending"
 ERROR_TEXT_LIMIT = 2000
@@ -104,7 +104,7 @@ def failure_counts(entries: list[Entry]) -> list[FailureCount]:
 
 
 # --- statements ----------------------------------------------------------------------------
-# Written once in PostgreSQL's dialect (models/reads.py derives the SQLite text), one row each.
+# Written once in PostgreSQL's dialect (models/statements.py derives the SQLite text), one row each.
 
 ATTEMPT = Sql(
     """

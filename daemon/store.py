@@ -28,7 +28,7 @@ from daemon import record as records
 from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from models import db, logs
-from models.reads import Sql
+from models.statements import Sql
 
 log = logging.getLogger("daemon.store")
 

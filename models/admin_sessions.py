@@ -10,7 +10,7 @@ import secrets
 
 import msgspec
 
-from models import clock, plans, reads
+from models import clock, plans, statements
 from models.tables import AdminSession, User
 
 IDLE = dt.timedelta(hours=12)
@@ -84,9 +84,9 @@ async def lookup(session_id: str, now: dt.datetime | None = None) -> AdminUser |
     if not rows:
         return None
     row = rows[0]
-    last_seen = reads.when(row["last_seen_at"])
+    last_seen = statements.when(row["last_seen_at"])
     if (
-        reads.when(row["expires_at"]) <= now
+        statements.when(row["expires_at"]) <= now
         or last_seen + IDLE <= now
         or not row["user.is_active"]
         or row["user.workspace"] != row["workspace"]
@@ -108,7 +108,7 @@ async def lookup(session_id: str, now: dt.datetime | None = None) -> AdminUser |
         workspace_name=row["workspace.name"],
         timezone=row["workspace.timezone"],
         plan=plans.effective_plan(
-            row["workspace.plan"], None if trial is None else reads.when(trial), now
+            row["workspace.plan"], None if trial is None else statements.when(trial), now
         ),
     )
 

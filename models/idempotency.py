@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from models import clock, reads
+from models import clock, statements
 from models.errors import ConflictError, InvalidFields
 from models.tables import IdempotencyKey
 
@@ -140,7 +140,7 @@ async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResp
     raise ConflictError("This Idempotency-Key is busy; retry shortly.")
 
 
-_COMPLETE = reads.Sql(
+_COMPLETE = statements.Sql(
     """
     UPDATE idempotency_keys
     SET status = 'completed', response_status = $3, response_body = $4, response_location = $5
@@ -157,7 +157,7 @@ async def complete(claim: Claim, *, status: int, body: str, location: str | None
     If the row is no longer ours (taken over after being presumed abandoned), the change
     must not commit: raising here rolls it back.
     """
-    async with reads.connection() as conn:
+    async with statements.connection() as conn:
         updated = await conn.row(_COMPLETE, claim.row_id, claim.claimed_at, status, body, location)
     if updated is None:
         raise ConflictError("This Idempotency-Key was taken over by another request.")

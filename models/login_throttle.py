@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from models import clock, reads
+from models import clock, statements
 from models.tables import FailedLogin
 
 MAX_FAILURES = 10
@@ -29,7 +29,7 @@ async def wait(email: str, now: dt.datetime | None = None) -> dt.timedelta | Non
     )
     if len(rows) < MAX_FAILURES:
         return None
-    oldest = reads.when(rows[-1]["at"])
+    oldest = statements.when(rows[-1]["at"])
     return max(oldest + WINDOW - now, dt.timedelta(seconds=1))
 
 

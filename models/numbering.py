@@ -13,7 +13,7 @@ import datetime as dt
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from models import reads
+from models import statements
 
 Kind = Literal["order", "invoice"]
 PREFIXES: dict[Kind, str] = {"order": "ORD", "invoice": "INV"}
@@ -29,11 +29,11 @@ def local_year(at: dt.datetime, timezone: str) -> int:
     return at.astimezone(ZoneInfo(timezone)).year
 
 
-_INCREMENT = reads.Sql(
+_INCREMENT = statements.Sql(
     "UPDATE number_sequences SET last_value = last_value + 1"
     " WHERE workspace = $1 AND kind = $2 AND year = $3 RETURNING last_value"
 )
-_CREATE = reads.Sql(
+_CREATE = statements.Sql(
     "INSERT INTO number_sequences (workspace, kind, year, last_value) VALUES ($1, $2, $3, 0)"
     " ON CONFLICT (workspace, kind, year) DO NOTHING"
 )
@@ -46,7 +46,7 @@ async def next_number(*, workspace_id: int, kind: Kind, year: int) -> tuple[str,
     another transaction be creating it too, ON CONFLICT waits for it, and the increments then
     queue on its row lock).
     """
-    async with reads.connection() as conn:
+    async with statements.connection() as conn:
         row = await conn.row(_INCREMENT, workspace_id, kind, year)
         if row is None:
             await conn.rows(_CREATE, workspace_id, kind, year)

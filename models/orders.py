@@ -16,7 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final
 from zoneinfo import ZoneInfo
 
-from models import clock, db, messages, plans, reads, stock
+from models import clock, db, messages, plans, statements, stock
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
@@ -94,7 +94,7 @@ def local_midnight(day: dt.date, timezone: str) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(timezone))
 
 
-# The create's statements, on the transaction's connection (models.reads): a create runs
+# The create's statements, on the transaction's connection (models.statements): a create runs
 # them on every request, and Piccolo's query building would cost more than the database.
 _OPEN_STAGE_LIST = ", ".join(f"'{stage}'" for stage in sorted(OPEN_STAGES))
 # Open orders, counted up to the limit ($2) only: that is all the check needs, and the cost
@@ -105,16 +105,16 @@ _OPEN_ORDERS = (
 )
 _AFTER_LOCK = {
     # (count open orders, look up external_ref) → statement
-    (True, False): reads.Sql(_OPEN_ORDERS),
-    (True, True): reads.Sql(
+    (True, False): statements.Sql(_OPEN_ORDERS),
+    (True, True): statements.Sql(
         f"SELECT ({_OPEN_ORDERS}),"  # noqa: S608 - constant text
         " (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $3)"
     ),
-    (False, True): reads.Sql(
+    (False, True): statements.Sql(
         "SELECT 0, (SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2)"
     ),
 }
-_ORDER_INSERT = reads.Sql(
+_ORDER_INSERT = statements.Sql(
     """
     INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, substage,
         due_by, dispatched_at, carrier, tracking_number, currency, subtotal_cents, tax_cents,
@@ -124,24 +124,24 @@ _ORDER_INSERT = reads.Sql(
     RETURNING id
     """
 )
-_HISTORY_INSERT = reads.Sql(
+_HISTORY_INSERT = statements.Sql(
     """
     INSERT INTO stage_history (workspace, "order", from_stage, to_stage, source, "user", at)
     VALUES ($1, $2, NULL, $3, $4, $5, $6)
     """
 )
-_ARTWORK_INSERT = reads.Sql(
+_ARTWORK_INSERT = statements.Sql(
     """
     INSERT INTO artwork (workspace, "order", status, version, approved_at, updated_at)
     VALUES ($1, $2, $3, 0, NULL, $4)
     """
 )
-_TOUCH_CUSTOMER = reads.Sql("UPDATE customers SET updated_at = $2 WHERE id = $1")
+_TOUCH_CUSTOMER = statements.Sql("UPDATE customers SET updated_at = $2 WHERE id = $1")
 _LINE_WIDTH = 8  # values per order_lines row below
 
 
 @functools.lru_cache(maxsize=64)
-def _lock_statement(sku_codes: int, postgres: bool) -> reads.Sql:
+def _lock_statement(sku_codes: int, postgres: bool) -> statements.Sql:
     """The workspace row, locked on PostgreSQL (`FOR NO KEY UPDATE`: creates in one workspace
     queue here, while inserts that reference it are not blocked), read with the customer and
     the `sku_codes` named SKUs ($3…), which concurrent creates do not change. Each SKU found
@@ -158,17 +158,17 @@ def _lock_statement(sku_codes: int, postgres: bool) -> reads.Sql:
     else:
         text += " LEFT JOIN skus s ON 1 = 0"
     text += " WHERE w.id = $1"
-    return reads.Sql(text + (" FOR NO KEY UPDATE OF w" if postgres else ""))
+    return statements.Sql(text + (" FOR NO KEY UPDATE OF w" if postgres else ""))
 
 
 @functools.lru_cache(maxsize=64)
-def _lines_insert(count: int) -> reads.Sql:
+def _lines_insert(count: int) -> statements.Sql:
     """One INSERT for `count` lines (_LINE_WIDTH values each)."""
     rows = ", ".join(
         "(" + ", ".join(f"${1 + row * _LINE_WIDTH + n}" for n in range(_LINE_WIDTH)) + ")"
         for row in range(count)
     )
-    return reads.Sql(
+    return statements.Sql(
         'INSERT INTO order_lines (workspace, "order", position, description, quantity,'  # noqa: S608
         f" unit_price_cents, line_total_cents, sku) VALUES {rows}"  # only placeholders added
     )
@@ -189,7 +189,7 @@ class _Locked:
 
 
 async def _lock_workspace(
-    conn: reads.Reader, workspace_id: int, customer_id: int, codes: Sequence[str]
+    conn: statements.Reader, workspace_id: int, customer_id: int, codes: Sequence[str]
 ) -> _Locked:
     statement = _lock_statement(len(codes), db.is_postgres())
     in_range = customer_id if 0 < customer_id <= MAX_ID else 0
@@ -212,7 +212,7 @@ async def _lock_workspace(
 
 
 async def _read_after_lock(
-    conn: reads.Reader, workspace_id: int, *, limit: int | None, external_ref: str | None
+    conn: statements.Reader, workspace_id: int, *, limit: int | None, external_ref: str | None
 ) -> tuple[int, int | None]:
     """Open orders (up to `limit`; none counted without one) and the order holding
     `external_ref`. Read in a statement of their own, once the lock is held: one that started
@@ -288,7 +288,7 @@ async def create(
     """
     now = clock.now()
     codes = sorted({line.sku for line in lines if line.sku is not None})
-    async with db.transaction(), reads.connection() as conn:
+    async with db.transaction(), statements.connection() as conn:
         locked = await _lock_workspace(conn, workspace_id, customer_id, codes)
         plan = plans.effective_plan(locked.plan, locked.trial_ends_at, now)
         limit = plans.open_order_limit(plan, locked.open_order_limit)

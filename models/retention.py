@@ -18,8 +18,8 @@ from typing import Any
 
 import msgspec
 
-from models import clock, db, reads
-from models.reads import Sql
+from models import clock, db, statements
+from models.statements import Sql
 
 BATCH = 500  # rows per statement: milliseconds of work, so a claim never queues behind one
 # After each batch the prune rests this many times as long as the batch took, so it takes
@@ -66,7 +66,7 @@ class Pruned(msgspec.Struct, frozen=True):
 
 
 async def _write(sql: Sql, *args: Any) -> list[Any]:
-    async with db.transaction(), reads.connection() as conn:
+    async with db.transaction(), statements.connection() as conn:
         return await conn.rows(sql, *args)
 
 
@@ -88,7 +88,7 @@ async def prune_deliveries(cutoff: dt.datetime, batch: int = BATCH) -> int:
 
 
 async def prune_events(cutoff: dt.datetime, batch: int = BATCH) -> int:
-    async with reads.connection() as conn:
+    async with statements.connection() as conn:
         bounds = await conn.row(OLD_EVENT_IDS, cutoff)
     if bounds is None or bounds[1] is None:
         return 0

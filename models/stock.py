@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Literal
 
-from models import reads
+from models import statements
 from models.tables import OrderLine, Sku
 
 SkuStatus = Literal["in_stock", "low_stock", "out_of_stock", "discontinued"]
@@ -47,7 +47,7 @@ def over_reservation_limit(reserved: Mapping[int, int], quantities: Mapping[int,
     return {sku_id for sku_id, q in quantities.items() if reserved[sku_id] + q > MAX_LEVEL}
 
 
-_RESERVE = reads.Sql(
+_RESERVE = statements.Sql(
     "UPDATE skus SET reserved = reserved + $2, updated_at = $3 WHERE id = $1 AND reserved <= $4"
     " RETURNING id"
 )
@@ -60,7 +60,7 @@ async def reserve(quantities: Mapping[int, int], now: dt.datetime) -> set[int]:
     must then roll back.
     """
     refused: set[int] = set()
-    async with reads.connection() as conn:
+    async with statements.connection() as conn:
         for sku_id in sorted(quantities):
             q = quantities[sku_id]
             if await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q) is None:

@@ -21,7 +21,8 @@ import pytest
 from litestar import Litestar
 from piccolo.engine.base import Engine
 
-from models import db, reads
+from models import db
+from models.statements import watch
 
 pytest_plugins = ["tests.cli_runner"]  # the `pressline` fixture
 
@@ -145,7 +146,7 @@ def _fresh_rate_limits() -> None:
 @pytest.fixture
 async def statements(backend: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[str]]:
     """Every SQL statement the bound engine sends while the test runs: the hot paths' own SQL
-    through the listener hook of models/reads.py, and Piccolo's at the engine, whose class's
+    through the listener hook of models/statements.py, and Piccolo's at the engine, whose class's
     `run_querystring` is wrapped by a spy that records and calls the real method (engines
     define `__slots__`, so the instance attribute cannot be replaced)."""
     engine = db.engine()
@@ -159,5 +160,5 @@ async def statements(backend: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIter
         return await real(self, querystring, *args, **kwargs)
 
     monkeypatch.setattr(engine_class, "run_querystring", spy)
-    with reads.watch(lambda sql, _: seen.append(sql)):
+    with watch(lambda sql, _: seen.append(sql)):
         yield seen

@@ -9,7 +9,7 @@ import msgspec
 
 from api.schemas.common import DecimalString, Schema, UpdatedAt
 from models.queries.customers import CustomerRows
-from models.reads import Row, iso
+from models.statements import Row, iso
 
 PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60"]
 

@@ -10,7 +10,7 @@ import msgspec
 from api.schemas.common import LocalTimestamp, Schema, Timestamp
 from api.schemas.orders import CustomerRef, InvoiceStatus, Stage
 from models.queries.events import EventRow
-from models.reads import iso
+from models.statements import iso
 
 EventType = Literal[
     "order.stage_changed", "order.dispatched", "invoice.issued", "invoice.paid", "artwork.approved"

@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 
 from api.schemas.common import Schema, UpdatedAt
-from models.reads import Row, iso
+from models.statements import Row, iso
 from models.stock import SkuStatus, sku_status
 
 

@@ -11,7 +11,7 @@ import msgspec
 
 from api.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.queries.orders import OrderRows
-from models.reads import Row, iso, iso_or_none, when
+from models.statements import Row, iso, iso_or_none, when
 
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
 InvoiceStatus = Literal["draft", "issued", "paid", "void"]

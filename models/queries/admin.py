@@ -10,7 +10,7 @@ from piccolo.columns import Column
 from piccolo.query.functions.aggregate import Max, Min
 from piccolo.table import Table
 
-from models import clock, plans, reads
+from models import clock, plans, statements
 from models.errors import NotFoundError
 from models.queries.filters import MAX_ID
 from models.tables import (
@@ -51,7 +51,7 @@ async def overview(workspace_id: int) -> dict[str, Any]:
     ws = await Workspace.select().where(Workspace.id == workspace_id).first()
     if ws is None:
         raise NotFoundError("workspace not found")
-    trial = None if ws["trial_ends_at"] is None else reads.when(ws["trial_ends_at"])
+    trial = None if ws["trial_ends_at"] is None else statements.when(ws["trial_ends_at"])
     plan = plans.effective_plan(ws["plan"], trial, now)
     open_orders = await Order.count().where(
         (Order.workspace == workspace_id) & Order.stage.not_in(list(CLOSED_STAGES))
@@ -84,7 +84,7 @@ async def overview(workspace_id: int) -> dict[str, Any]:
         "pending": await WebhookDelivery.count().where(pending),
         "oldest_pending_age": None
         if oldest_at is None
-        else max(dt.timedelta(0), now - reads.when(oldest_at)),
+        else max(dt.timedelta(0), now - statements.when(oldest_at)),
         "failures_24h": await WebhookAttempt.count().where(
             (WebhookAttempt.delivery.workspace == workspace_id)
             & (WebhookAttempt.started_at >= now - RECENT_FAILURES)
@@ -99,7 +99,7 @@ async def overview(workspace_id: int) -> dict[str, Any]:
 def token_state(row: dict[str, Any], now: dt.datetime) -> str:
     if row["revoked_at"] is not None:
         return "revoked"
-    if reads.when(row["expires_at"]) <= now:
+    if statements.when(row["expires_at"]) <= now:
         return "expired"
     return "active"
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from models import reads
-from models.reads import Row
+from models import statements
+from models.statements import Row
 
 # Columns, in order: token id, expires_at, revoked_at, user id, name, email, is_active,
 # workspace id, plan, trial_ends_at, timezone, currency.
-PRINCIPAL = reads.Sql(
+PRINCIPAL = statements.Sql(
     """
     SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
            w.id, w.plan, w.trial_ends_at, w.timezone, w.currency
@@ -23,5 +23,5 @@ PRINCIPAL = reads.Sql(
 async def token_principal(digest: str) -> Row | None:
     """One statement, an equality on the unique digest: the token's state, its user and the
     workspace settings requests need (columns as listed on PRINCIPAL)."""
-    async with reads.connection() as reader:
+    async with statements.connection() as reader:
         return await reader.row(PRINCIPAL, digest)

@@ -7,9 +7,9 @@ import datetime as dt
 import functools
 from typing import NamedTuple
 
-from models import reads
+from models import statements
 from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
-from models.reads import Row, Sql
+from models.statements import Row, Sql
 from models.stages import OPEN_STAGES
 
 MAX_NAME = 200  # customers.name
@@ -92,8 +92,8 @@ async def list_customers(
         args.append(contains_pattern(search))
     if updated_since is not None:
         args.append(updated_since)
-    async with reads.connection() as reader:
-        total, rows = await reads.counted_page(reader, count, page, args, limit, offset)
+    async with statements.connection() as reader:
+        total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
         grouped = await reader.rows(ORDER_COUNTS, [row[0] for row in rows]) if rows else []
     counts: dict[int, tuple[int, int]] = {}
     for customer_id, stage, n in grouped:
@@ -116,7 +116,7 @@ class CustomerRows(NamedTuple):
 async def get_customer(workspace_id: int, customer_id: int) -> CustomerRows | None:
     if not 0 < customer_id <= MAX_ID:
         return None
-    async with reads.connection() as reader:
+    async with statements.connection() as reader:
         customer = await reader.row(DETAIL, workspace_id, customer_id)
         if customer is None:
             return None

@@ -10,9 +10,9 @@ import uuid
 
 import msgspec
 
-from models import reads
+from models import statements
 from models.queries.filters import MAX_ID
-from models.reads import Sql
+from models.statements import Sql
 
 
 class EventRow(msgspec.Struct, array_like=True, frozen=True):
@@ -79,8 +79,8 @@ async def list_events(
         args.append(since)
     if order_id is not None:
         args.append(order_id)
-    async with reads.connection() as reader:
-        total, rows = await reads.counted_page(reader, count, page, args, limit, offset)
+    async with statements.connection() as reader:
+        total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
     return total, [EventRow(*row) for row in rows]
 
 
@@ -91,6 +91,6 @@ async def get_event(workspace_id: int, event_id: str) -> EventRow | None:
         canonical = str(uuid.UUID(event_id))
     except ValueError:
         return None
-    async with reads.connection() as reader:
+    async with statements.connection() as reader:
         row = await reader.row(DETAIL, canonical, workspace_id)
     return None if row is None else EventRow(*row)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 
-from models import reads
+from models import statements
 from models.queries.filters import cannot_match, contains_ci, contains_pattern
-from models.reads import Row, Sql
+from models.statements import Row, Sql
 
 MAX_CODE = 64  # skus.code
 
@@ -62,5 +62,5 @@ async def list_skus(
         args.append(contains_pattern(search))
     if updated_since is not None:
         args.append(updated_since)
-    async with reads.connection() as reader:
-        return await reads.counted_page(reader, count, page, args, limit, offset)
+    async with statements.connection() as reader:
+        return await statements.counted_page(reader, count, page, args, limit, offset)

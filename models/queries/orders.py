@@ -7,9 +7,9 @@ import datetime as dt
 import functools
 from typing import NamedTuple
 
-from models import reads
+from models import statements
 from models.queries.filters import MAX_ID, cannot_match
-from models.reads import Row, Sql
+from models.statements import Row, Sql
 
 MAX_SLUG = 100  # customers.slug
 
@@ -112,8 +112,8 @@ async def list_orders(
     args = [
         value for value in (workspace_id, stage, customer_slug, updated_since) if value is not None
     ]
-    async with reads.connection() as reader:
-        total, rows = await reads.counted_page(reader, count, page, args, limit, offset)
+    async with statements.connection() as reader:
+        total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
         lines = await reader.rows(LINES, [row[0] for row in rows]) if rows else []
     return total, rows, lines
 
@@ -132,7 +132,7 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
     """The order with everything its detail shows, or None (also for other workspaces)."""
     if not 0 < order_id <= MAX_ID:
         return None
-    async with reads.connection() as reader:
+    async with statements.connection() as reader:
         order = await reader.row(DETAIL, workspace_id, order_id)
         if order is None:
             return None

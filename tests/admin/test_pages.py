@@ -161,3 +161,16 @@ async def test_deliveries_are_paged_and_filtered(shop: Shop) -> None:
         "/admin/deliveries?status=failed", headers={"HX-Request": "true"}
     )
     assert "<html" not in partial.text and partial.text.count('id="delivery-') == 26
+
+
+async def test_last_use_of_a_token_is_listed(shop: Shop) -> None:
+    from models import token_use
+
+    token = await factories.token(shop.owner, name="Integration")
+    assert "never" in (await shop.client.get("/admin/tokens")).text
+    me = await shop.client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
+    assert me.status_code == 200
+    assert await token_use.flush() == 1
+    row = await ApiToken.select(ApiToken.last_used_at).where(ApiToken.name == "Integration")
+    assert row[0]["last_used_at"] is not None
+    assert "never" not in (await shop.client.get("/admin/tokens")).text

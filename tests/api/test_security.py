@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from api import request_log
-from models import accounts, clock, db, logs, reads, tokens
+from models import accounts, clock, db, logs, statements, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from tests import factories
@@ -59,7 +59,7 @@ async def test_the_token_lookup_is_one_equality_on_the_digest(client):
     _, _, auth = await factories.account()
     clear = auth["Authorization"].split()[1]
     sent: list[tuple[str, tuple[Any, ...]]] = []
-    with reads.watch(lambda sql, args: sent.append((sql, tuple(args)))):
+    with statements.watch(lambda sql, args: sent.append((sql, tuple(args)))):
         assert (await client.get(ME, headers=auth)).status_code == 200
         near_miss = clear[:-1] + ("A" if clear[-1] != "A" else "B")
         refused = await client.get(ME, headers=bearer(near_miss))

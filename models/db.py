@@ -120,9 +120,9 @@ async def start(db: Engine | None = None) -> None:
 
 
 async def stop(db: Engine | None = None) -> None:
-    from models import reads
+    from models import statements
 
-    reads.close()  # the SQLite read connection, reopened on the next read
+    statements.close()  # the SQLite read connection, reopened on the next read
     db = db or engine()
     if isinstance(db, PostgresEngine) and db.pool is not None:
         await db.close_connection_pool()

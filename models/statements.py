@@ -1,12 +1,13 @@
-"""The hot read path's connection: precompiled SQL on one connection per request, no ORM.
+"""The statement runner: Pressline's own SQL, reads and writes, written once as `Sql` and sent
+on one connection per request, no ORM.
 
-Reads follow whichever engine is bound (`models.db.engine()`, which tests switch): on
+Statements follow whichever engine is bound (`models.db.engine()`, which tests switch): on
 PostgreSQL a connection of the asyncpg pool Piccolo's engine owns; on SQLite one long-lived
 `sqlite3` connection per process and database file, used from the event loop in autocommit
 mode, so every SELECT sees the latest committed (WAL) snapshot. Inside a Piccolo transaction
-the transaction's own connection is used, so a write's re-read sees its uncommitted rows (and
-write code may send its own plain statements there). Outside a transaction the SQLite
-connection is read-only (`query_only`): writes go through a transaction.
+the transaction's own connection is used, so a write's re-read sees its uncommitted rows, and
+writes send their statements there. Outside a transaction the SQLite connection is read-only
+(`query_only`): writes go through a transaction.
 """
 
 from __future__ import annotations
@@ -236,7 +237,7 @@ class _Connection:
 
 
 def connection() -> _Connection:
-    """`async with reads.connection() as reader:` one connection for every statement of a
+    """`async with statements.connection() as reader:` one connection for every statement of a
     request, on the engine bound now."""
     return _Connection()
 

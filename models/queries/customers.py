@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 from models import statements
 from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
-from models.statements import Row, Sql
 from models.stages import OPEN_STAGES
+from models.statements import Row, Sql
 
 MAX_NAME = 200  # customers.name
 

@@ -1,5 +1,5 @@
-"""The hot read path's connection (models/reads.py): fresh data on every request, the write's
-own rows inside a transaction, the bound engine followed, stored timestamps read exactly."""
+"""The statement runner (models/statements.py): fresh data on every request, a write's own
+rows inside a transaction, the bound engine followed, stored timestamps read exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from models import clock, db, reads
+from models import clock, db, statements
 from models.queries import orders as order_queries
 from models.tables import Order
 from tests import factories
@@ -92,16 +92,16 @@ async def test_sqlite_timestamp_texts_read_as_piccolo_reads_them(client, stored:
 
 def test_iso_matches_the_api_form_for_every_shape_of_value():
     expected = clock.iso(T0)
-    assert reads.iso(T0) == expected
-    assert reads.iso(T0.astimezone(dt.timezone(dt.timedelta(hours=5)))) == expected
-    assert reads.iso("2026-03-01 09:30:15.123456+00:00") == expected
-    assert reads.iso("2026-03-01T09:30:15+00:00") == expected  # rendered by PostgreSQL
-    assert reads.iso("2026-03-01 09:30:15") == expected
-    assert reads.when("2026-03-01 09:30:15.123456+00:00") == T0
+    assert statements.iso(T0) == expected
+    assert statements.iso(T0.astimezone(dt.timezone(dt.timedelta(hours=5)))) == expected
+    assert statements.iso("2026-03-01 09:30:15.123456+00:00") == expected
+    assert statements.iso("2026-03-01T09:30:15+00:00") == expected  # rendered by PostgreSQL
+    assert statements.iso("2026-03-01 09:30:15") == expected
+    assert statements.when("2026-03-01 09:30:15.123456+00:00") == T0
 
 
 def test_one_statement_text_per_engine():
-    sql = reads.Sql(
+    sql = statements.Sql(
         """
         SELECT UTC_TEXT(o.created_at), o.id FROM orders o
         WHERE o.workspace = $1 AND o.id = ANY($2) LIMIT $3

@@ -117,7 +117,7 @@ async def count_queries(url: str) -> None:
 
     engine_class.run_querystring = run_querystring
     engine_class.run_ddl = run_ddl
-    from models import reads
+    from models import statements
 
     def on_read(sql: str, _: Any) -> None:  # statements of the raw read/write path
         seen.append(" ".join(sql.split())[:110])
@@ -125,7 +125,7 @@ async def count_queries(url: str) -> None:
     users = common.load_tokens(url)["users"]
     app = create_app()
     rows = []
-    with reads.watch(on_read):
+    with statements.watch(on_read):
         await _count(app, users, seen, rows)
     print()
     print(common.table(["request", "status", "statements"], rows))

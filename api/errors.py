@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any, Literal, get_args, get_origin
+from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException, ValidationException
@@ -18,6 +17,7 @@ from litestar.status_codes import (
 )
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
+from api.validation import StrictBody
 from models.errors import ConflictError, DomainError, InvalidFields, NotFoundError
 
 log = logging.getLogger("pressline.errors")
@@ -66,30 +66,6 @@ class Refused(ApiError):
         return ValidationErrorBody(message=self.message, errors={})
 
 
-class ValidationFailed(ApiError):
-    """422 naming every failing field (dot paths for nested ones: `lines.0.quantity`)."""
-
-    status_code = HTTP_422_UNPROCESSABLE_ENTITY
-
-    def __init__(self, errors: dict[str, list[str]]) -> None:
-        self.errors = errors
-        super().__init__(summarise(errors))
-
-    def body(self) -> ValidationErrorBody:
-        return ValidationErrorBody(message=self.message, errors=self.errors)
-
-
-def summarise(errors: dict[str, list[str]]) -> str:
-    messages = [message for field_messages in errors.values() for message in field_messages]
-    if not messages:
-        return "The given data was invalid."
-    first = messages[0]
-    more = len(messages) - 1
-    if more:
-        first += f" (and {more} more error{'s' if more > 1 else ''})"
-    return first
-
-
 def _response(
     status_code: int, body: ErrorBody | ValidationErrorBody, headers: dict[str, str] | None = None
 ) -> Response[Any]:
@@ -105,55 +81,23 @@ def handle_api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
 def handle_validation_exception(
     request: Request[Any, Any, Any], exc: ValidationException
 ) -> Response[Any]:
-    """Litestar's own parameter errors (query, path, headers) in the contract's 422 shape,
-    worded like the body validation's messages."""
+    """Litestar's own parameter errors (path, headers) in the contract's 422 shape. Request
+    bodies and list queries are read by api/validation.py, which raises `InvalidFields`; an
+    empty body is the exception: Litestar leaves `data` out before any DTO sees it, so it is
+    read here as `{}` (every required field missing)."""
+    problems = [item for item in exc.extra if isinstance(item, dict)] if exc.extra else []
+    dto = request.route_handler.resolve_data_dto()
+    empty_body = any(item.get("key") == "data" for item in problems)
+    if empty_body and isinstance(dto, type) and issubclass(dto, StrictBody):
+        try:
+            dto(request).decode_bytes(b"")
+        except InvalidFields as invalid:
+            return handle_domain_error(request, invalid)
     errors: dict[str, list[str]] = {}
-    for item in exc.extra if isinstance(exc.extra, list) else []:
-        if isinstance(item, dict):
-            key = str(item.get("key") or "request")
-            message = str(item.get("message", "is invalid"))
-            errors.setdefault(key, []).append(parameter_message(key, message, request))
-    if not errors:
-        errors["request"] = [str(exc.detail)]
-    failed = ValidationFailed(errors)
-    return _response(failed.status_code, failed.body())
-
-
-_NOT_INT = re.compile(r"^Expected `int`(, got `\w+`)?$")
-_AT_LEAST = re.compile(r"^Expected `int` >= (-?\d+)$")
-_AT_MOST = re.compile(r"^Expected `int` <= (-?\d+)$")
-
-
-def parameter_message(key: str, message: str, request: Request[Any, Any, Any]) -> str:
-    """msgspec's terse wording ("Expected `int` >= 1") as a sentence naming the parameter."""
-    if _NOT_INT.match(message):
-        return f"The {key} parameter must be an integer."
-    if match := _AT_LEAST.match(message):
-        return f"The {key} parameter must be at least {match[1]}."
-    if match := _AT_MOST.match(message):
-        return f"The {key} parameter must not be greater than {match[1]}."
-    if message.startswith("Invalid enum value"):
-        choices = _choices(request, key)
-        listed = f"; use one of: {', '.join(choices)}" if choices else ""
-        return f"The selected {key} is invalid{listed}."
-    return message if message.startswith(key) else f"{key}: {message}"
-
-
-def _choices(request: Request[Any, Any, Any], key: str) -> list[str]:
-    """The allowed values of a `Literal` parameter of the matched handler."""
-    try:
-        annotation = request.route_handler.parsed_fn_signature.parameters[key].annotation
-    except (KeyError, AttributeError, LookupError):
-        return []
-    pending: list[Any] = [annotation]
-    found: list[str] = []
-    while pending:
-        current = pending.pop(0)
-        if get_origin(current) is Literal:
-            found.extend(str(arg) for arg in get_args(current))
-        else:
-            pending.extend(get_args(current))
-    return found
+    for item in problems:
+        key = str(item.get("key") or "request")
+        errors.setdefault(key, []).append(f"The {key} parameter is invalid.")
+    return handle_domain_error(request, InvalidFields(errors or {"request": [str(exc.detail)]}))
 
 
 def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
@@ -180,8 +124,9 @@ def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Re
     """Refusals raised by models/ map onto the API's error classes here, and only here."""
     error: ApiError
     if isinstance(exc, InvalidFields):
-        error = ValidationFailed(exc.errors)
-    elif isinstance(exc, NotFoundError):
+        body = ValidationErrorBody(message=exc.message, errors=exc.errors)
+        return _response(HTTP_422_UNPROCESSABLE_ENTITY, body)
+    if isinstance(exc, NotFoundError):
         error = NotFound(exc.message)
     elif isinstance(exc, ConflictError):
         error = Conflict(exc.message)

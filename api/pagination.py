@@ -1,25 +1,16 @@
-"""The one pagination helper: fixed page sizes, the list envelope and its absolute links."""
+"""The one pagination helper: fixed page sizes, the list envelope and its absolute links.
+(The `page` parameter itself is read with the other query parameters: api/params.py.)"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from litestar import Request
-from litestar.params import QueryParameter
 
 from api.schemas.common import Links, Page
 
 T = TypeVar("T")
-
-PageNumber = Annotated[
-    int,
-    QueryParameter(
-        ge=1,
-        le=2**31 - 1,
-        description="Page number, from 1. A page past the last answers an empty `data`.",
-    ),
-]
 
 
 def last_page(total: int, per_page: int) -> int:

@@ -10,15 +10,17 @@ from litestar.params import PathParameter
 from api.auth import Principal
 from api.errors import NotFound
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
-from api.pagination import PageNumber, offset, page_envelope
-from api.params import Search, UpdatedSince, parse_updated_since
+from api.pagination import offset, page_envelope
+from api.params import query_operation
 from api.schemas.common import Page
 from api.schemas.customers import (
     CustomerDetail,
+    CustomerListQuery,
     CustomerRow,
     customer_detail_body,
     customer_row_bodies,
 )
+from api.validation import parse_query
 from models.queries import customers as queries
 
 PER_PAGE = 50
@@ -28,25 +30,24 @@ class CustomerController(Controller):
     path = "/customers"
     tags = ["Customers"]
 
-    @get(summary="List customers, ordered by name", responses=COMMON_RESPONSES)
-    async def list_customers(
-        self,
-        request: Request[Principal, int, Any],
-        search: Search = None,
-        updated_since: UpdatedSince = None,
-        page: PageNumber = 1,
-    ) -> Page[CustomerRow]:
+    @get(
+        summary="List customers, ordered by name",
+        responses=COMMON_RESPONSES,
+        operation_class=query_operation(CustomerListQuery),
+    )
+    async def list_customers(self, request: Request[Principal, int, Any]) -> Page[CustomerRow]:
+        query = parse_query(request.query_params, CustomerListQuery)
         total, rows, order_counts = await queries.list_customers(
             request.user.workspace_id,
-            search=search,
-            updated_since=parse_updated_since(updated_since),
+            search=query.search,
+            updated_since=query.updated_since,
             limit=PER_PAGE,
-            offset=offset(page, PER_PAGE),
+            offset=offset(query.page, PER_PAGE),
         )
         return page_envelope(
             request,
             customer_row_bodies(rows, order_counts),
-            page=page,
+            page=query.page,
             per_page=PER_PAGE,
             total=total,
         )

@@ -3,90 +3,22 @@ integrator whose endpoint was down can catch up."""
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get
-from litestar.params import PathParameter, QueryParameter
+from litestar.params import PathParameter
 
 from api.auth import Principal
-from api.errors import NotFound, ValidationFailed
+from api.errors import NotFound
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
-from api.pagination import PageNumber, offset, page_envelope
-from api.params import parse_updated_since
+from api.pagination import offset, page_envelope
+from api.params import query_operation
 from api.schemas.common import Page
-from api.schemas.events import Event, event_bodies, event_body
-from models.outbox import EVENT_NAMES
+from api.schemas.events import Event, EventListQuery, event_bodies, event_body
+from api.validation import parse_query
 from models.queries import events as queries
-from models.queries.filters import MAX_ID
 
 PER_PAGE = 100
-STATE_KEY = "events_query"
-_INTEGER = re.compile(r"-?[0-9]{1,20}")
-_NAME = "|".join(re.escape(name) for name in EVENT_NAMES)
-# One name or a comma-separated list, spaces allowed around names (the documented pattern).
-TYPES_PATTERN = f" *(?:{_NAME}) *(?:, *(?:{_NAME}) *)*"
-_TYPES = re.compile(TYPES_PATTERN)
-
-
-@dataclass(frozen=True)
-class EventsQuery:
-    names: tuple[str, ...]  # known names, sorted, no repeats; empty = every event
-    since: dt.datetime | None
-    order: int | None
-    page: int
-
-
-def _integer(
-    errors: dict[str, list[str]], key: str, text: str | None, default: int | None
-) -> int | None:
-    """A query integer in [1, MAX_ID], worded like Litestar's own parameter errors."""
-    if text is None:
-        return default
-    if not _INTEGER.fullmatch(text):
-        errors[key] = [f"The {key} parameter must be an integer."]
-        return None
-    value = int(text)
-    if value < 1:
-        errors[key] = [f"The {key} parameter must be at least 1."]
-    elif value > MAX_ID:
-        errors[key] = [f"The {key} parameter must not be greater than {MAX_ID}."]
-    return value
-
-
-def events_query(params: Any) -> EventsQuery:
-    """Every query parameter of the feed checked together, so one 422 names each bad one."""
-    errors: dict[str, list[str]] = {}
-    names: tuple[str, ...] = ()
-    if (text := params.get("type")) is not None:
-        if _TYPES.fullmatch(text):
-            names = tuple(sorted({part.strip(" ") for part in text.split(",")}))
-        else:
-            parts = {part.strip() for part in text.split(",")}
-            unknown = sorted(parts - set(EVENT_NAMES) - {""})
-            listed = f" ({', '.join(unknown)})" if unknown else ""
-            errors["type"] = [
-                f"The selected type is invalid{listed}; use one or more of "
-                f"{', '.join(EVENT_NAMES)}, separated by commas."
-            ]
-    since = None
-    try:
-        since = parse_updated_since(params.get("since"))
-    except ValidationFailed:
-        errors["since"] = ["The since parameter must be an ISO 8601 date-time."]
-    order = _integer(errors, "order", params.get("order"), None)
-    page = _integer(errors, "page", params.get("page"), 1)
-    if errors:
-        raise ValidationFailed(errors)
-    return EventsQuery(names=names, since=since, order=order, page=page or 1)
-
-
-async def collect_events_query(request: Request[Any, Any, Any]) -> None:
-    """`before_request`: runs ahead of Litestar's own parameter parsing, which stops at the
-    first bad parameter."""
-    request.state[STATE_KEY] = events_query(request.query_params)
 
 
 class EventController(Controller):
@@ -101,41 +33,10 @@ class EventController(Controller):
             "To catch up, read from the last `occurred_at` processed and skip ids already seen."
         ),
         responses=COMMON_RESPONSES,
-        before_request=collect_events_query,
+        operation_class=query_operation(EventListQuery),
     )
-    async def list_events(
-        self,
-        request: Request[Principal, int, Any],
-        event_type: Annotated[
-            str | None,
-            QueryParameter(
-                name="type",
-                description=(
-                    "One event name or a comma-separated list: "
-                    + ", ".join(EVENT_NAMES)
-                    + ". Any other name is a 422."
-                ),
-                pattern=f"^{TYPES_PATTERN}$",
-                schema_extra={"example": "invoice.issued,invoice.paid"},
-            ),
-        ] = None,
-        since: Annotated[
-            str | None,
-            QueryParameter(
-                description=(
-                    "Only events that occurred at or after this ISO 8601 date-time, e.g. "
-                    "2026-11-22T10:15:00+00:00; without an offset the value is UTC."
-                ),
-                schema_extra={"format": "date-time"},
-            ),
-        ] = None,
-        order: Annotated[
-            int | None,
-            QueryParameter(ge=1, le=MAX_ID, description="Only events about this order (its id)"),
-        ] = None,
-        page: PageNumber = 1,
-    ) -> Page[Event]:
-        query: EventsQuery = request.state[STATE_KEY]
+    async def list_events(self, request: Request[Principal, int, Any]) -> Page[Event]:
+        query = parse_query(request.query_params, EventListQuery)
         total, rows = await queries.list_events(
             request.user.workspace_id,
             names=query.names,

@@ -8,16 +8,15 @@ import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
-from litestar.params import Body, PathParameter, QueryParameter
+from litestar.params import Body, PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from api import validation
 from api.auth import Principal
 from api.errors import NotFound
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
-from api.pagination import PageNumber, base_url, offset, page_envelope
-from api.params import UpdatedSince, parse_updated_since
+from api.pagination import base_url, offset, page_envelope
+from api.params import query_operation
 from api.schemas import orders as schemas
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import (
@@ -25,11 +24,11 @@ from api.schemas.orders import (
     Order,
     OrderCreate,
     OrderDetail,
-    Stage,
+    OrderListQuery,
     order_bodies,
     order_detail_body,
 )
-from api.validation import strict_body, validated_body
+from api.validation import StrictBody, parse_query
 from models import orders, stage_moves
 from models.clock import iso
 from models.queries import orders as queries
@@ -53,33 +52,26 @@ class OrderController(Controller):
     path = "/orders"
     tags = ["Orders"]
 
-    @get(summary="List orders, newest first", responses=COMMON_RESPONSES)
-    async def list_orders(
-        self,
-        request: Request[Principal, int, Any],
-        stage: Annotated[
-            Stage | None, QueryParameter(description="Only orders in this stage")
-        ] = None,
-        customer: Annotated[
-            str | None,
-            QueryParameter(description="Customer slug; an unknown slug gives an empty list"),
-        ] = None,
-        updated_since: UpdatedSince = None,
-        page: PageNumber = 1,
-    ) -> Page[Order]:
+    @get(
+        summary="List orders, newest first",
+        responses=COMMON_RESPONSES,
+        operation_class=query_operation(OrderListQuery),
+    )
+    async def list_orders(self, request: Request[Principal, int, Any]) -> Page[Order]:
+        query = parse_query(request.query_params, OrderListQuery)
         principal = request.user
         total, rows, lines = await queries.list_orders(
             principal.workspace_id,
-            stage=stage,
-            customer_slug=customer,
-            updated_since=parse_updated_since(updated_since),
+            stage=query.stage,
+            customer_slug=query.customer,
+            updated_since=query.updated_since,
             limit=PER_PAGE,
-            offset=offset(page, PER_PAGE),
+            offset=offset(query.page, PER_PAGE),
         )
         return page_envelope(
             request,
             order_bodies(rows, lines, principal.timezone),
-            page=page,
+            page=query.page,
             per_page=PER_PAGE,
             total=total,
         )
@@ -108,7 +100,8 @@ class OrderController(Controller):
             ),
             REPLAYED_RESPONSE_HEADER,
         ],
-        before_request=strict_body(validation.order_create),
+        dto=StrictBody[OrderCreate],
+        return_dto=None,
     )
     async def create_order(
         self,
@@ -125,16 +118,24 @@ class OrderController(Controller):
         idempotency_key: IdempotencyKeyHeader = None,
     ) -> Response[OrderDetail]:
         principal = request.user
-        body = validated_body(request, validation.OrderInput)
+        lines = [
+            orders.NewLine(
+                description=line.description,
+                quantity=line.quantity,
+                unit_price_cents=line.unit_price_cents,
+                sku=line.sku,
+            )
+            for line in data.lines
+        ]
 
         async def create() -> Outcome:
             created = await orders.create(
                 workspace_id=principal.workspace_id,
-                customer_id=body.customer_id,
-                lines=body.lines,
-                due_by=body.due_by,
-                notes=body.notes,
-                external_ref=body.external_ref,
+                customer_id=data.customer_id,
+                lines=lines,
+                due_by=data.due_by,
+                notes=data.notes or "",
+                external_ref=data.external_ref,
                 user_id=principal.user_id,
             )
             return Outcome(
@@ -151,7 +152,8 @@ class OrderController(Controller):
         status_code=HTTP_200_OK,
         responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES},
         response_headers=[REPLAYED_RESPONSE_HEADER],
-        before_request=strict_body(validation.advance),
+        dto=StrictBody[AdvanceRequest],
+        return_dto=None,
     )
     async def advance_order(
         self,
@@ -172,15 +174,14 @@ class OrderController(Controller):
         idempotency_key: IdempotencyKeyHeader = None,
     ) -> Response[OrderDetail]:
         principal = request.user
-        body = validated_body(request, validation.AdvanceInput)
 
         async def advance() -> Outcome:
             await stage_moves.advance_order(
                 workspace_id=principal.workspace_id,
                 order_id=order_id,
-                to_stage=body.to_stage,
-                carrier=body.carrier,
-                tracking_number=body.tracking_number,
+                to_stage=data.to_stage,
+                carrier=data.carrier,
+                tracking_number=data.tracking_number,
                 user_id=principal.user_id,
             )
             return await _detail_outcome(principal, order_id, HTTP_200_OK)

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from api.params import PageNumber, Search, UpdatedSince
 from api.schemas.common import DecimalString, Schema, UpdatedAt
 from models.queries.customers import CustomerRows
 from models.statements import Row, iso
@@ -135,3 +136,11 @@ def customer_detail_body(rows: CustomerRows) -> CustomerDetail:
         ],
         updated_at=iso(updated_at),
     )
+
+
+class CustomerListQuery(Schema):
+    """`GET /customers` parameters (docs/api.md §4.2)."""
+
+    search: Search = None
+    updated_since: UpdatedSince = None
+    page: PageNumber = 1

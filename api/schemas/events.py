@@ -3,13 +3,19 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Annotated, Literal
 
 import msgspec
 
+from api.params import INSTANT, PageNumber
 from api.schemas.common import LocalTimestamp, Schema, Timestamp
 from api.schemas.orders import CustomerRef, InvoiceStatus, Stage
+from api.validation import TextFormat, Unreadable
+from models.outbox import EVENT_NAMES
 from models.queries.events import EventRow
+from models.queries.filters import MAX_ID
 from models.statements import iso
 
 EventType = Literal[
@@ -129,3 +135,70 @@ def event_body(row: EventRow) -> Event:
 
 def event_bodies(rows: list[EventRow]) -> list[Event]:
     return [event_body(row) for row in rows]
+
+
+# --- the feed's query -----------------------------------------------------------------------
+
+_NAME = "|".join(re.escape(name) for name in EVENT_NAMES)
+# One name or a comma-separated list, spaces allowed around names (the documented pattern).
+TYPES_PATTERN = f" *(?:{_NAME}) *(?:, *(?:{_NAME}) *)*"
+_TYPES = re.compile(TYPES_PATTERN)
+
+
+def _event_types(text: str) -> str:
+    if _TYPES.fullmatch(text):
+        return text
+    unknown = sorted({part.strip() for part in text.split(",")} - set(EVENT_NAMES) - {""})
+    listed = f" ({', '.join(unknown)})" if unknown else ""
+    raise Unreadable(
+        f"The selected type is invalid{listed}; use one or more of "
+        f"{', '.join(EVENT_NAMES)}, separated by commas."
+    )
+
+
+class EventListQuery(Schema):
+    """`GET /events` parameters (docs/api.md, the events feed)."""
+
+    type: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                pattern=f"^{TYPES_PATTERN}$",
+                description=(
+                    "One event name or a comma-separated list: "
+                    + ", ".join(EVENT_NAMES)
+                    + ". Any other name is a 422."
+                ),
+                examples=["invoice.issued,invoice.paid"],
+                extra={"rule": TextFormat(_event_types, "a list of event names")},
+            ),
+        ]
+        | None
+    ) = None
+    since: (
+        Annotated[
+            dt.datetime,
+            msgspec.Meta(
+                description=(
+                    "Only events that occurred at or after this ISO 8601 date-time, e.g. "
+                    "2026-11-22T10:15:00+00:00; without an offset the value is UTC."
+                ),
+                extra={"rule": INSTANT},
+            ),
+        ]
+        | None
+    ) = None
+    order: (
+        Annotated[
+            int, msgspec.Meta(ge=1, le=MAX_ID, description="Only events about this order (its id)")
+        ]
+        | None
+    ) = None
+    page: PageNumber = 1
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names asked for, sorted, without repeats; empty for every event."""
+        if self.type is None:
+            return ()
+        return tuple(sorted({part.strip(" ") for part in self.type.split(",")}))

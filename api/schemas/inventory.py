@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
+from api.params import PageNumber, Search, UpdatedSince
 from api.schemas.common import Schema, UpdatedAt
 from models.statements import Row, iso
 from models.stock import SkuStatus, sku_status
@@ -71,3 +72,31 @@ def sku_bodies(rows: list[Row]) -> list[Sku]:
             )
         )
     return bodies
+
+
+LowFilter = Literal["true", "false", "1", "0"]
+
+
+class SkuListQuery(Schema):
+    """`GET /inventory` parameters (docs/api.md §4.8)."""
+
+    search: Search = None
+    low: (
+        Annotated[
+            LowFilter,
+            msgspec.Meta(
+                description=(
+                    "Only SKUs whose available stock is at or under their reorder point "
+                    "(discontinued SKUs excluded): true or 1. false or 0 (the default) "
+                    "does not filter. Any other value (also `TRUE`, `yes`) is a 422."
+                )
+            ),
+        ]
+        | None
+    ) = None
+    updated_since: UpdatedSince = None
+    page: PageNumber = 1
+
+    @property
+    def low_only(self) -> bool:
+        return self.low in ("true", "1")

@@ -9,7 +9,10 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
+from api.params import PageNumber, UpdatedSince
 from api.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
+from api.validation import NO_NUL, NOT_BLANK, DateBetween, Refused
+from models.errors import InvalidFields
 from models.queries.orders import OrderRows
 from models.statements import Row, iso, iso_or_none, when
 
@@ -209,10 +212,8 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
     )
 
 
-# --- request bodies (validated strictly by api/validation.py before Litestar decodes them) ---
+# --- request bodies (decoded strictly, errors collected from these Structs: api/validation.py) ---
 
-# Ids are 32-bit; a larger customer_id cannot exist (and is answered as an unknown one).
-MAX_ID = 2**31 - 1
 MAX_LINES = 500
 MAX_DESCRIPTION = 255
 MAX_QUANTITY = 10_000
@@ -225,9 +226,6 @@ MAX_TRACKING_NUMBER = 100
 EARLIEST_DUE_BY = dt.date(1900, 1, 1)
 # The last date whose midnight exists in every time zone's UTC range.
 LATEST_DUE_BY = dt.date(9999, 12, 30)
-# Strings never contain NUL; some must also hold a non-whitespace character.
-NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 AdvanceTarget = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched"]
 
@@ -263,7 +261,13 @@ class OrderLineCreate(Schema):
 
 class OrderCreate(Schema):
     customer_id: Annotated[
-        int, msgspec.Meta(ge=1, le=MAX_ID, description="A customer of the token's workspace")
+        int,
+        msgspec.Meta(
+            ge=1,
+            description=(
+                "A customer of the token's workspace; any other id answers 422 `errors.customer_id`"
+            ),
+        ),
     ]
     lines: Annotated[list[OrderLineCreate], msgspec.Meta(min_length=1, max_length=MAX_LINES)]
     due_by: (
@@ -273,7 +277,8 @@ class OrderCreate(Schema):
                 description=(
                     "Calendar date (YYYY-MM-DD, 1900-01-01 to 9999-12-30); returned as "
                     "00:00 of that date in the workspace time zone"
-                )
+                ),
+                extra={"rule": DateBetween(EARLIEST_DUE_BY, LATEST_DUE_BY)},
             ),
         ]
         | None
@@ -303,7 +308,14 @@ class OrderCreate(Schema):
 class AdvanceRequest(Schema):
     to_stage: Annotated[
         AdvanceTarget,
-        msgspec.Meta(description="The stage to move to; `cancelled` is not accepted"),
+        msgspec.Meta(
+            description="The stage to move to; `cancelled` is not accepted",
+            extra={
+                "rule": Refused(
+                    {"cancelled": "Orders are cancelled by an operator, not through the API."}
+                )
+            },
+        ),
     ]
     carrier: (
         Annotated[
@@ -330,3 +342,30 @@ class AdvanceRequest(Schema):
         ]
         | None
     ) = None
+
+    def __post_init__(self) -> None:
+        """Carrier details belong to a dispatch."""
+        if self.to_stage == "dispatched":
+            return
+        extras = {"carrier": self.carrier, "tracking_number": self.tracking_number}
+        errors = {
+            name: [f"The {name} field is only accepted when to_stage is dispatched."]
+            for name, value in extras.items()
+            if value is not None
+        }
+        if errors:
+            raise InvalidFields(errors)
+
+
+class OrderListQuery(Schema):
+    """`GET /orders` parameters (docs/api.md §4.4)."""
+
+    stage: Annotated[Stage, msgspec.Meta(description="Only orders in this stage")] | None = None
+    customer: (
+        Annotated[
+            str, msgspec.Meta(description="Customer slug; an unknown slug gives an empty list")
+        ]
+        | None
+    ) = None
+    updated_since: UpdatedSince = None
+    page: PageNumber = 1

@@ -131,6 +131,59 @@ async def test_several_invalid_parameters_are_all_reported(client):
     assert body["message"].endswith("(and 1 more error)")
 
 
+UPDATED_SINCE = "The updated_since parameter must be an ISO 8601 date-time."
+PAGE = "The page parameter must be at least 1."
+EVERY_BAD_PARAMETER = [
+    (
+        "/api/v1/inventory",
+        "low=maybe&page=0",
+        {"low": ["The selected low is invalid; use one of: true, false, 1, 0."], "page": [PAGE]},
+    ),
+    (
+        "/api/v1/inventory",
+        "search=tee&low=yes&updated_since=soon&page=x",
+        {
+            "low": ["The selected low is invalid; use one of: true, false, 1, 0."],
+            "updated_since": [UPDATED_SINCE],
+            "page": ["The page parameter must be an integer."],
+        },
+    ),
+    (
+        "/api/v1/orders",
+        "stage=shipped&customer=acme&updated_since=2026-02-30&page=-1",
+        {
+            "stage": [
+                "The selected stage is invalid; use one of: artwork, print_queue, "
+                "in_production, qc_pack, dispatched, cancelled."
+            ],
+            "updated_since": [UPDATED_SINCE],
+            "page": [PAGE],
+        },
+    ),
+    (
+        "/api/v1/customers",
+        "search=a&updated_since=yesterday&page=2147483648",
+        {
+            "updated_since": [UPDATED_SINCE],
+            "page": ["The page parameter must not be greater than 2147483647."],
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("path", "query", "errors"), EVERY_BAD_PARAMETER)
+async def test_every_bad_parameter_of_a_list_is_named_in_one_422(client, path, query, errors):
+    _, _, auth = await factories.account()
+
+    response = await client.get(f"{path}?{query}", headers=auth)
+
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"] == errors
+    first = next(iter(errors.values()))[0]
+    more = sum(len(messages) for messages in errors.values()) - 1
+    assert response.json()["message"] == f"{first} (and {more} more error{'s' * (more > 1)})"
+
+
 MALFORMED_QUERIES = [
     "search=%00",
     "search=%ff%fe",

@@ -276,7 +276,7 @@ async def test_updated_since_forms(client, path):
 @pytest.mark.parametrize("path", [path for path, *_ in LISTS], ids=LIST_IDS)
 async def test_unreadable_updated_since_is_422(client, path):
     _, _, auth = await factories.account()
-    message = "updated_since must be an ISO 8601 date-time."
+    message = "The updated_since parameter must be an ISO 8601 date-time."
 
     for value in (
         "yesterday",

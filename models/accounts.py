@@ -192,10 +192,15 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
 
 
 async def set_user_active(user_id: int, active: bool) -> User:
-    """(De)activate a user; a deactivated user's tokens answer 403 until reactivated."""
+    """(De)activate a user; a deactivated user's tokens answer 403 until reactivated and
+    their admin sessions end."""
+    from models import admin_sessions
+
     async with db.transaction():
         row = await get_user(user_id)
         if row.is_active != active:
+            if not active:
+                await admin_sessions.end_for_user(user_id)
             now = clock.now()
             await User.update(
                 {

@@ -99,24 +99,16 @@ async def set_password(user_id: int, password: str) -> Member:
 
 
 async def set_active(user_id: int, active: bool) -> Member:
-    """(De)activate a member: a deactivated member's tokens answer 403 and their admin
-    sessions end; the last active owner cannot be deactivated."""
+    """(De)activate a member from the admin: `accounts.set_user_active` (as the command line
+    does), except that the workspace's last active owner stays. Operators of the deployment
+    may still deactivate anyone with `pressline user deactivate`."""
+    from models import accounts
+
     async with db.transaction():
         member = await _get(user_id)
-        if member.is_active == active:
-            return member
-        if not active and member.role == "owner":
+        if not active and member.is_active and member.role == "owner":
             await ensure_other_owner(member.id, member.workspace_id)
-        now = clock.now()
-        await User.update(
-            {
-                User.is_active: active,
-                User.deactivated_at: None if active else now,
-                User.updated_at: now,
-            }
-        ).where(User.id == user_id)
-        if not active:
-            await admin_sessions.end_for_user(user_id)
+        await accounts.set_user_active(user_id, active)
     return await _get(user_id)
 
 

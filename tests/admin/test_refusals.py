@@ -148,7 +148,7 @@ async def test_hostile_receiver_content_and_names_are_escaped(shop: Shop) -> Non
                              customer_id=customer.id)  # fmt: skip
     sent = await delivery(
         shop.ws, sub,
-        response_body="<script>alert(3)</script>\ufffd\ufffd<b>bold</b>",  # as the worker stores bytes
+        response_body="<script>alert(3)</script>\ufffd\ufffd<b>bold</b>",  # bad bytes, as stored
         response_headers='{"X-Evil": "<script>alert(4)</script>"}',
     )  # fmt: skip
     for path in (f"/admin/deliveries/{sent}", "/admin/webhooks", f"/admin/webhooks/{sub}"):

@@ -7,6 +7,7 @@ request, so revocation, deactivation and downgrades take effect on the next call
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import msgspec
@@ -16,7 +17,7 @@ from litestar.types import Scope
 
 from api.errors import Forbidden, Refused, Unauthorized
 from models import clock, plans, statements, token_use, tokens
-from models.queries.auth import token_principal
+from models.queries.auth import PrincipalRow, token_principal
 
 
 class Principal(msgspec.Struct, frozen=True):
@@ -52,32 +53,35 @@ async def authenticate(token: str) -> Principal:
     now = clock.now()
     if row is None:
         raise Unauthorized("Invalid token")
-    (
-        token_id, expires_at, revoked_at, user_id, name, email, user_active,
-        workspace_id, plan, trial_ends_at, timezone, currency,
-    ) = row  # fmt: skip
-    if revoked_at is not None:
+    principal = admit(row, now)
+    token_use.note(row.token_id)  # in memory; written once a minute (models/token_use.py)
+    return principal
+
+
+def admit(row: PrincipalRow, now: dt.datetime) -> Principal:
+    """The checks of docs/api.md §2.2 on a found token, in order (revoked, expired: 401;
+    deactivated user: 403; plan without API access: 422)."""
+    if row.revoked_at is not None:
         raise Unauthorized("Token revoked")
-    if statements.when(expires_at) <= now:
+    if statements.when(row.expires_at) <= now:
         raise Unauthorized("Token expired")
-    if not user_active:
+    if not row.user_active:
         raise Forbidden("User is deactivated")
-    trial_end = None if trial_ends_at is None else statements.when(trial_ends_at)
-    plan = plans.effective_plan(plan, trial_end, now)
+    trial_end = None if row.trial_ends_at is None else statements.when(row.trial_ends_at)
+    plan = plans.effective_plan(row.plan, trial_end, now)
     if not plans.includes_api(plan):
         raise Refused(
             f"The workspace's plan ({plan}) does not include API access; "
             "upgrade to Premium or Enterprise"
         )
-    token_use.note(token_id)  # in memory; written once a minute (models/token_use.py)
     return Principal(
-        user_id=user_id,
-        name=name,
-        email=email,
-        workspace_id=workspace_id,
-        timezone=timezone,
-        currency=currency,
-        token_id=token_id,
+        user_id=row.user_id,
+        name=row.name,
+        email=row.email,
+        workspace_id=row.workspace_id,
+        timezone=row.timezone,
+        currency=row.currency,
+        token_id=row.token_id,
     )
 
 

@@ -217,7 +217,7 @@ async def _order(
         notes="Sample order made by `pressline demo`.",
         user_id=user_id,
     )
-    order_id = created.id
+    order_id = created.order.id
     scope = {"workspace_id": workspace_id, "order_id": order_id}
     if final_stage == "artwork":
         # Waiting for the studio's proof, for the customer's answer, or ready to print.

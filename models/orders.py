@@ -20,6 +20,7 @@ from models import clock, db, messages, plans, statements, stock
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
+from models.queries.orders import HistoryRow, LineRow, OrderDetailRow, OrderRows
 from models.stages import CANCEL_REFUSALS, OPEN_STAGES, Move, refusal
 from models.tables import Customer, Order, StageChange
 
@@ -44,27 +45,6 @@ class Totals:
     subtotal_cents: int
     tax_cents: int
     total_cents: int
-
-
-@dataclass(frozen=True)
-class CreatedOrder:
-    """A new order as its detail shows it, from what its create wrote (nothing is re-read).
-
-    It is in FIRST_STAGE, with one history entry (none → FIRST_STAGE at `created_at`), its
-    artwork FIRST_ARTWORK_STATUS at version 0, and no invoice.
-    """
-
-    id: int
-    number: str
-    customer_id: int
-    customer_name: str
-    customer_slug: str
-    lines: Sequence[NewLine]
-    totals: Totals
-    currency: str
-    due_by: dt.datetime | None
-    external_ref: str | None
-    created_at: dt.datetime
 
 
 def round_half_up(value: Decimal) -> int:
@@ -279,9 +259,9 @@ async def create(
     notes: str = "",
     external_ref: str | None = None,
     user_id: int | None = None,
-) -> CreatedOrder:
+) -> OrderRows:
     """Create an order in FIRST_STAGE with its lines, first history entry, artwork row and
-    stock reservations, in one transaction.
+    stock reservations, in one transaction; returns its detail rows (`_created_rows`).
 
     Raises InvalidFields (fields, then stock limits, then amounts) or RuleRefused (plan
     limit); nothing is written then.
@@ -350,18 +330,73 @@ async def create(
             raise _reservation_errors(lines, sku_ids, refused)
         # The customer's orders_count and open_orders changed.
         await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
-    return CreatedOrder(
+    return _created_rows(
+        order_id,
+        number,
+        customer=(customer_id, customer_name, customer_slug),
+        currency=locked.currency,
+        lines=lines,
+        totals=totals,
+        due_by=due,
+        external_ref=external_ref,
+        now=now,
+    )
+
+
+def _created_rows(
+    order_id: int,
+    number: str,
+    *,
+    customer: tuple[int, str, str],
+    currency: str,
+    lines: Sequence[NewLine],
+    totals: Totals,
+    due_by: dt.datetime | None,
+    external_ref: str | None,
+    now: dt.datetime,
+) -> OrderRows:
+    """The new order's detail rows as GET /orders/{id} would read them, from what the create
+    wrote (nothing is read back): in FIRST_STAGE, one history entry (none → FIRST_STAGE), its
+    artwork FIRST_ARTWORK_STATUS at version 0, no invoice."""
+    customer_id, customer_name, customer_slug = customer
+    order = OrderDetailRow(
         id=order_id,
         number=number,
+        stage=FIRST_STAGE,
+        substage=None,
+        due_by=due_by,
+        dispatched_at=None,
+        carrier=None,
+        tracking_number=None,
+        external_ref=external_ref,
+        subtotal_cents=totals.subtotal_cents,
+        tax_cents=totals.tax_cents,
+        total_cents=totals.total_cents,
+        currency=currency,
+        created_at=now,
+        updated_at=now,
         customer_id=customer_id,
         customer_name=customer_name,
         customer_slug=customer_slug,
-        lines=lines,
-        totals=totals,
-        currency=locked.currency,
-        due_by=due,
-        external_ref=external_ref,
-        created_at=now,
+        artwork_status=FIRST_ARTWORK_STATUS,
+        artwork_version=0,
+        artwork_approved_at=None,
+    )
+    return OrderRows(
+        order=order,
+        lines=[
+            LineRow(
+                order_id=order_id,
+                description=line.description,
+                quantity=line.quantity,
+                unit_price_cents=line.unit_price_cents,
+                line_total_cents=line_total,
+                sku=line.sku,  # a code of the workspace: an unknown one was refused
+            )
+            for line, line_total in zip(lines, totals.line_totals, strict=True)
+        ],
+        history=[HistoryRow(from_stage=None, to_stage=FIRST_STAGE, at=now)],
+        invoices=[],
     )
 
 

@@ -8,6 +8,23 @@ mode, so every SELECT sees the latest committed (WAL) snapshot. Inside a Piccolo
 the transaction's own connection is used, so a write's re-read sees its uncommitted rows, and
 writes send their statements there. Outside a transaction the SQLite connection is read-only
 (`query_only`): writes go through a transaction.
+
+Named rows: each SELECT whose rows leave its module is a `Select`, declared beside a
+`msgspec.Struct(array_like=True, frozen=True)` listing its columns in order
+(models/queries/*.py):
+
+    class SkuRow(msgspec.Struct, array_like=True, frozen=True):
+        code: str
+        on_hand: int
+        updated_at: Stamp
+
+    SKUS = Select(SkuRow, "SELECT s.code, s.on_hand, UTC_TEXT(s.updated_at) FROM skus s ...")
+    rows = await reader.all(SKUS, workspace_id)   # list[SkuRow]; `reader.one` for one or None
+
+A row is decoded by the Struct's own positional constructor (`SkuRow(*record)`, ~0.14 µs for
+18 columns, a quarter of `msgspec.convert`): a missing or extra column raises, types are the
+driver's (annotated on the Struct, not checked again). Callers use the field names, never
+positions. Counts and writes stay plain `Sql` with `reader.rows` / `reader.row`.
 """
 
 from __future__ import annotations
@@ -18,7 +35,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
@@ -26,6 +43,10 @@ from piccolo.engine.sqlite import SQLiteEngine
 from models import db
 
 Row = Sequence[Any]
+R = TypeVar("R")
+# A stored timestamp as a statement returns it: text (UTC_TEXT, or SQLite's stored text) or,
+# inside a SQLite transaction, the datetime Piccolo's converters make of it. `iso()` takes both.
+Stamp = str | dt.datetime
 StatementListener = Callable[[str, Sequence[Any]], None]
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
@@ -67,10 +88,46 @@ class Sql:
         return _json_ids(args) if self.has_list else args
 
 
+class Select(Sql, Generic[R]):
+    """A SELECT whose rows decode into `row`, the array-like Struct declared beside it (its
+    fields are the statement's columns, in order)."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: type[R], text: str) -> None:
+        super().__init__(text)
+        self.row = row
+
+
 class Reader(Protocol):
     async def rows(self, sql: Sql, *args: Any) -> list[Row]: ...
 
     async def row(self, sql: Sql, *args: Any) -> Row | None: ...
+
+    async def all(self, select: Select[R], *args: Any) -> list[R]: ...
+
+    async def one(self, select: Select[R], *args: Any) -> R | None: ...
+
+
+class _Decoding:
+    """`all` and `one` of every connection class: its plain rows, each decoded into the
+    statement's Struct."""
+
+    __slots__ = ()
+
+    async def rows(self, sql: Sql, *args: Any) -> list[Row]:
+        raise NotImplementedError
+
+    async def row(self, sql: Sql, *args: Any) -> Row | None:
+        raise NotImplementedError
+
+    async def all(self, select: Select[R], *args: Any) -> list[R]:
+        make = select.row
+        return [make(*found) for found in await self.rows(select, *args)]
+
+    async def one(self, select: Select[R], *args: Any) -> R | None:
+        found = await self.row(select, *args)
+        return None if found is None else select.row(*found)
 
 
 _listeners: list[StatementListener] = []
@@ -99,7 +156,7 @@ def _json_ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-class _Postgres:
+class _Postgres(_Decoding):
     """A pooled (or transaction's) asyncpg connection; statements are prepared once per
     connection by asyncpg's statement cache."""
 
@@ -121,7 +178,7 @@ class _Postgres:
         return row
 
 
-class _Sqlite:
+class _Sqlite(_Decoding):
     """The process's read connection, called directly: a statement of the hot paths takes
     well under a millisecond, less than handing it to a thread would cost."""
 
@@ -143,7 +200,7 @@ class _Sqlite:
         return rows[0] if rows else None
 
 
-class _SqliteTransaction:
+class _SqliteTransaction(_Decoding):
     """The aiosqlite connection of a Piccolo transaction (values come back converted by
     Piccolo's column-type converters: datetimes, bools, Decimals)."""
 
@@ -242,15 +299,30 @@ def connection() -> _Connection:
     return _Connection()
 
 
+@overload
+async def counted_page(  # type: ignore[overload-overlap]  # a Select is the narrower Sql
+    reader: Reader, count: Sql, page: Select[R], args: Sequence[Any], limit: int, offset: int
+) -> tuple[int, list[R]]: ...
+
+
+@overload
 async def counted_page(
     reader: Reader, count: Sql, page: Sql, args: Sequence[Any], limit: int, offset: int
-) -> tuple[int, list[Row]]:
-    """A list's total and one page of it, on one connection; no page query past the end.
-    `page` takes the filter `args` followed by LIMIT and OFFSET."""
+) -> tuple[int, list[Row]]: ...
+
+
+async def counted_page(
+    reader: Reader, count: Sql, page: Sql, args: Sequence[Any], limit: int, offset: int
+) -> tuple[int, list[Any]]:
+    """A list's total and one page of it (decoded when `page` is a `Select`), on one
+    connection; no page query past the end. `page` takes the filter `args` followed by LIMIT
+    and OFFSET."""
     found = await reader.row(count, *args)
     total: int = found[0] if found else 0
     if offset >= total:
         return total, []
+    if isinstance(page, Select):
+        return total, await reader.all(page, *args, limit, offset)
     return total, await reader.rows(page, *args, limit, offset)
 
 

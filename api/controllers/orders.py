@@ -17,7 +17,6 @@ from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outc
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import base_url, offset, page_envelope
 from api.params import query_operation
-from api.schemas import orders as schemas
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import (
     AdvanceRequest,
@@ -30,7 +29,6 @@ from api.schemas.orders import (
 )
 from api.validation import StrictBody, parse_query
 from models import orders, stage_moves
-from models.clock import iso
 from models.queries import orders as queries
 
 PER_PAGE = 50
@@ -140,8 +138,8 @@ class OrderController(Controller):
             )
             return Outcome(
                 status=HTTP_201_CREATED,
-                body=msgspec.json.encode(_created_body(created, principal.timezone)),
-                location=f"{base_url(request).rstrip('/')}/{created.id}",
+                body=msgspec.json.encode(order_detail_body(created, principal.timezone)),
+                location=f"{base_url(request).rstrip('/')}/{created.order.id}",
             )
 
         return await respond(request, idempotency_key, create)
@@ -199,44 +197,3 @@ async def _detail_outcome(
         raise NotFound("Order not found")
     body = msgspec.json.encode(order_detail_body(row, principal.timezone))
     return Outcome(status=status, body=body, location=location)
-
-
-def _created_body(created: orders.CreatedOrder, timezone: str) -> OrderDetail:
-    """A new order's detail from what its create wrote: the same bytes GET /orders/{id}
-    answers for it (tests compare them), without reading it back."""
-    created_at = iso(created.created_at)
-    return schemas.OrderDetail(
-        id=created.id,
-        number=created.number,
-        stage=orders.FIRST_STAGE,
-        substage=None,
-        due_by=schemas.local_iso(created.due_by, timezone),
-        dispatched_at=None,
-        carrier=None,
-        tracking_number=None,
-        external_ref=created.external_ref,
-        totals=schemas.Totals(
-            subtotal_cents=created.totals.subtotal_cents,
-            tax_cents=created.totals.tax_cents,
-            total_cents=created.totals.total_cents,
-            currency=created.currency,
-        ),
-        customer=schemas.CustomerRef(
-            id=created.customer_id, name=created.customer_name, slug=created.customer_slug
-        ),
-        lines=[
-            schemas.OrderLine(
-                description=line.description,
-                quantity=line.quantity,
-                unit_price_cents=line.unit_price_cents,
-                line_total_cents=line_total,
-                sku=line.sku,
-            )
-            for line, line_total in zip(created.lines, created.totals.line_totals, strict=True)
-        ],
-        created_at=created_at,
-        updated_at=created_at,
-        stage_history=[schemas.StageHistoryEntry(from_=None, to=orders.FIRST_STAGE, at=created_at)],
-        invoices=[],
-        artwork=schemas.Artwork(status=orders.FIRST_ARTWORK_STATUS, version=0, approved_at=None),
-    )

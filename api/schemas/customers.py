@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 
 from api.params import PageNumber, Search, UpdatedSince
 from api.schemas.common import DecimalString, Schema, UpdatedAt
-from models.queries.customers import CustomerRows
-from models.statements import Row, iso
-
-PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60"]
-
+from models.queries.customers import CustomerListRow, CustomerRows, PaymentTerms
+from models.statements import iso
 
 Slug = Annotated[str, msgspec.Meta(description="Used by the `customer` filter of GET /orders")]
 
@@ -93,48 +90,52 @@ def _two_places(value: Decimal | float | None) -> str:
 
 
 def customer_row_bodies(
-    rows: list[Row], order_counts: dict[int, tuple[int, int]]
+    rows: list[CustomerListRow], order_counts: dict[int, tuple[int, int]]
 ) -> list[CustomerRow]:
-    """A list page's customers (rows of models.queries.customers) with their order counts."""
+    """A list page's customers with their order counts."""
     bodies = []
-    for customer_id, name, slug, _, _, updated_at, price_list, discount in rows:
-        orders_count, open_orders = order_counts.get(customer_id, (0, 0))
+    for row in rows:
+        orders_count, open_orders = order_counts.get(row.id, (0, 0))
         bodies.append(
             CustomerRow(
-                id=customer_id,
-                name=name,
-                slug=slug,
-                price_list=price_list,
-                discount=_two_places(discount),
+                id=row.id,
+                name=row.name,
+                slug=row.slug,
+                price_list=row.price_list,
+                discount=_two_places(row.discount_percent),
                 orders_count=orders_count,
                 open_orders=open_orders,
-                updated_at=iso(updated_at),
+                updated_at=iso(row.updated_at),
             )
         )
     return bodies
 
 
 def customer_detail_body(rows: CustomerRows) -> CustomerDetail:
-    (
-        customer_id, name, slug, payment_terms, default_carrier, updated_at,
-        price_list_name, discount, lifetime_value,
-    ) = rows.customer  # fmt: skip
+    customer = rows.customer
     price_list = None
-    if price_list_name is not None:
-        price_list = PriceList(name=price_list_name, discount_percent=_two_places(discount))
+    if customer.price_list is not None:
+        price_list = PriceList(
+            name=customer.price_list, discount_percent=_two_places(customer.discount_percent)
+        )
     return CustomerDetail(
-        id=customer_id,
-        name=name,
-        slug=slug,
-        lifetime_value_cents=int(lifetime_value or 0),
+        id=customer.id,
+        name=customer.name,
+        slug=customer.slug,
+        lifetime_value_cents=int(customer.lifetime_value_cents or 0),
         price_list=price_list,
-        payment_terms=payment_terms,
-        default_carrier=default_carrier,
+        payment_terms=customer.payment_terms,
+        default_carrier=customer.default_carrier,
         contacts=[
-            Contact(name=contact_name, email=email, phone=phone, is_primary=bool(is_primary))
-            for contact_name, email, phone, is_primary in rows.contacts
+            Contact(
+                name=contact.name,
+                email=contact.email,
+                phone=contact.phone,
+                is_primary=bool(contact.is_primary),
+            )
+            for contact in rows.contacts
         ],
-        updated_at=iso(updated_at),
+        updated_at=iso(customer.updated_at),
     )
 
 

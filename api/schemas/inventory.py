@@ -8,7 +8,8 @@ import msgspec
 
 from api.params import PageNumber, Search, UpdatedSince
 from api.schemas.common import Schema, UpdatedAt
-from models.statements import Row, iso
+from models.queries.inventory import SkuRow
+from models.statements import iso
 from models.stock import SkuStatus, sku_status
 
 
@@ -42,36 +43,30 @@ class Sku(Schema):
     updated_at: UpdatedAt
 
 
-def sku_bodies(rows: list[Row]) -> list[Sku]:
-    """A list page's SKUs (rows of models.queries.inventory)."""
-    bodies = []
-    for row in rows:
-        (
-            code, style, brand, colour, colour_hex, size, on_hand, reserved, reorder_point,
-            discontinued, updated_at,
-        ) = row  # fmt: skip
-        bodies.append(
-            Sku(
-                code=code,
-                style=style,
-                brand=brand,
-                colour=colour,
-                colour_hex=colour_hex,
-                size=size,
-                on_hand=on_hand,
-                reserved=reserved,
-                available=on_hand - reserved,
-                reorder_point=reorder_point,
-                status=sku_status(
-                    on_hand=on_hand,
-                    reserved=reserved,
-                    reorder_point=reorder_point,
-                    discontinued=bool(discontinued),
-                ),
-                updated_at=iso(updated_at),
-            )
+def sku_bodies(rows: list[SkuRow]) -> list[Sku]:
+    """A list page's SKUs."""
+    return [
+        Sku(
+            code=row.code,
+            style=row.style,
+            brand=row.brand,
+            colour=row.colour,
+            colour_hex=row.colour_hex,
+            size=row.size,
+            on_hand=row.on_hand,
+            reserved=row.reserved,
+            available=row.on_hand - row.reserved,
+            reorder_point=row.reorder_point,
+            status=sku_status(
+                on_hand=row.on_hand,
+                reserved=row.reserved,
+                reorder_point=row.reorder_point,
+                discontinued=bool(row.discontinued),
+            ),
+            updated_at=iso(row.updated_at),
         )
-    return bodies
+        for row in rows
+    ]
 
 
 LowFilter = Literal["true", "false", "1", "0"]

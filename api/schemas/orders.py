@@ -13,12 +13,8 @@ from api.params import PageNumber, UpdatedSince
 from api.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from api.validation import NO_NUL, NOT_BLANK, DateBetween, Refused
 from models.errors import InvalidFields
-from models.queries.orders import OrderRows
-from models.statements import Row, iso, iso_or_none, when
-
-Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
-InvoiceStatus = Literal["draft", "issued", "paid", "void"]
-ArtworkStatus = Literal["awaiting_proof", "awaiting_approval", "approved", "changes_requested"]
+from models.queries.orders import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
+from models.statements import iso, iso_or_none, when
 
 
 class Totals(Schema):
@@ -134,80 +130,83 @@ def local_iso(value: str | dt.datetime | None, timezone: str) -> str | None:
     return text
 
 
-def lines_by_order(rows: Iterable[Row]) -> dict[int, list[OrderLine]]:
-    """Line rows (models.queries.orders.LINES) grouped by their order id."""
+def lines_by_order(rows: Iterable[LineRow]) -> dict[int, list[OrderLine]]:
+    """Line rows grouped by their order id."""
     grouped: dict[int, list[OrderLine]] = {}
-    for order_id, description, quantity, unit_price, line_total, sku in rows:
+    for row in rows:
         line = OrderLine(
-            description=description,
-            quantity=quantity,
-            unit_price_cents=unit_price,
-            line_total_cents=line_total,
-            sku=sku,
+            description=row.description,
+            quantity=row.quantity,
+            unit_price_cents=row.unit_price_cents,
+            line_total_cents=row.line_total_cents,
+            sku=row.sku,
         )
-        if order_id in grouped:
-            grouped[order_id].append(line)
+        if row.order_id in grouped:
+            grouped[row.order_id].append(line)
         else:
-            grouped[order_id] = [line]
+            grouped[row.order_id] = [line]
     return grouped
 
 
-def _order(row: Row, lines: list[OrderLine], timezone: str) -> Order:
-    """An order body from an order row (models.queries.orders.ORDER_COLUMNS)."""
-    (
-        order_id, number, stage, substage, due_by, dispatched_at, carrier, tracking_number,
-        external_ref, subtotal, tax, total, currency, created_at, updated_at,
-        customer_id, customer_name, customer_slug,
-    ) = row  # fmt: skip
+def _order(row: OrderRow, lines: list[OrderLine], timezone: str) -> Order:
     return Order(
-        id=order_id,
-        number=number,
-        stage=stage,
-        substage=substage,
-        due_by=local_iso(due_by, timezone),
-        dispatched_at=None if dispatched_at is None else iso(dispatched_at),
-        carrier=carrier,
-        tracking_number=tracking_number,
-        external_ref=external_ref,
-        totals=Totals(subtotal_cents=subtotal, tax_cents=tax, total_cents=total, currency=currency),
-        customer=CustomerRef(id=customer_id, name=customer_name, slug=customer_slug),
+        id=row.id,
+        number=row.number,
+        stage=row.stage,
+        substage=row.substage,
+        due_by=local_iso(row.due_by, timezone),
+        dispatched_at=iso_or_none(row.dispatched_at),
+        carrier=row.carrier,
+        tracking_number=row.tracking_number,
+        external_ref=row.external_ref,
+        totals=Totals(
+            subtotal_cents=row.subtotal_cents,
+            tax_cents=row.tax_cents,
+            total_cents=row.total_cents,
+            currency=row.currency,
+        ),
+        customer=CustomerRef(id=row.customer_id, name=row.customer_name, slug=row.customer_slug),
         lines=lines,
-        created_at=iso(created_at),
-        updated_at=iso(updated_at),
+        created_at=iso(row.created_at),
+        updated_at=iso(row.updated_at),
     )
 
 
-def order_bodies(rows: list[Row], line_rows: list[Row], timezone: str) -> list[Order]:
+def order_bodies(rows: list[OrderRow], line_rows: list[LineRow], timezone: str) -> list[Order]:
     """A list page's orders, each with its lines."""
     lines = lines_by_order(line_rows)
-    return [_order(row, lines.get(row[0], []), timezone) for row in rows]
+    return [_order(row, lines.get(row.id, []), timezone) for row in rows]
 
 
 def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
+    """An order's detail, for GET /orders/{id}, the create's 201 and every other answer that
+    shows one (built from rows read, or from the rows a create wrote)."""
     order = rows.order
-    lines = lines_by_order(rows.lines).get(order[0], [])
-    artwork_status, artwork_version, approved_at = order[18:21]
     return OrderDetail(
-        **msgspec.structs.asdict(_order(order[:18], lines, timezone)),
+        **msgspec.structs.asdict(
+            _order(order, lines_by_order(rows.lines).get(order.id, []), timezone)
+        ),
         stage_history=[
-            StageHistoryEntry(from_=from_stage, to=to_stage, at=iso(at))
-            for from_stage, to_stage, at in rows.history
+            StageHistoryEntry(from_=entry.from_stage, to=entry.to_stage, at=iso(entry.at))
+            for entry in rows.history
         ],
         invoices=[
             Invoice(
-                number=number,
-                status=status,
-                total=total,
-                currency=currency,
-                issued_at=iso_or_none(issued_at),
-                paid_at=iso_or_none(paid_at),
+                number=invoice.number,
+                status=invoice.status,
+                total=invoice.total_cents,
+                currency=invoice.currency,
+                issued_at=iso_or_none(invoice.issued_at),
+                paid_at=iso_or_none(invoice.paid_at),
             )
-            for number, status, total, currency, issued_at, paid_at in rows.invoices
+            for invoice in rows.invoices
         ],
         artwork=Artwork(status="awaiting_proof", version=0, approved_at=None)
-        if artwork_status is None
+        if order.artwork_status is None
         else Artwork(
-            status=artwork_status, version=artwork_version, approved_at=iso_or_none(approved_at)
+            status=order.artwork_status,
+            version=order.artwork_version or 0,
+            approved_at=iso_or_none(order.artwork_approved_at),
         ),
     )
 

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
-from models import statements
-from models.statements import Row
+import msgspec
 
-# Columns, in order: token id, expires_at, revoked_at, user id, name, email, is_active,
-# workspace id, plan, trial_ends_at, timezone, currency.
-PRINCIPAL = statements.Sql(
+from models import statements
+from models.statements import Select, Stamp
+
+
+class PrincipalRow(msgspec.Struct, array_like=True, frozen=True):
+    """The token's state, its user and the workspace settings requests need (a token's user
+    and workspace are required foreign keys, so their columns are never NULL)."""
+
+    token_id: int
+    expires_at: Stamp
+    revoked_at: Stamp | None
+    user_id: int
+    name: str
+    email: str
+    user_active: bool | int  # SQLite gives 0/1
+    workspace_id: int
+    plan: str
+    trial_ends_at: Stamp | None
+    timezone: str
+    currency: str
+
+
+PRINCIPAL = Select(
+    PrincipalRow,
     """
     SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
            w.id, w.plan, w.trial_ends_at, w.timezone, w.currency
@@ -16,12 +36,11 @@ PRINCIPAL = statements.Sql(
     LEFT JOIN workspaces w ON w.id = t.workspace
     WHERE t.digest = $1
     LIMIT 1
-    """
+    """,
 )
 
 
-async def token_principal(digest: str) -> Row | None:
-    """One statement, an equality on the unique digest: the token's state, its user and the
-    workspace settings requests need (columns as listed on PRINCIPAL)."""
+async def token_principal(digest: str) -> PrincipalRow | None:
+    """One statement, an equality on the unique digest."""
     async with statements.connection() as reader:
-        return await reader.row(PRINCIPAL, digest)
+        return await reader.one(PRINCIPAL, digest)

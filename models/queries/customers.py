@@ -1,38 +1,74 @@
-"""Customer reads: list rows with order counts, and detail with contacts and lifetime value;
-rows come back plain, in the column order given here."""
+"""Customer reads: list rows with order counts, and detail with contacts and lifetime value.
+Each SELECT's rows decode into the Struct declared above it (its columns, in order)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import NamedTuple
+from decimal import Decimal
+from typing import Literal, NamedTuple
+
+import msgspec
 
 from models import statements
 from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.stages import OPEN_STAGES
-from models.statements import Row, Sql
+from models.statements import Select, Sql, Stamp
 
 MAX_NAME = 200  # customers.name
+PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60"]
 
-# Customer rows: id, name, slug, payment_terms, default_carrier, updated_at, price list name,
-# price list discount_percent (both NULL without a price list).
+
+class CustomerListRow(msgspec.Struct, array_like=True, frozen=True):
+    """A customer with its price list (CUSTOMER_COLUMNS; both price list columns NULL
+    without one)."""
+
+    id: int
+    name: str
+    slug: str
+    payment_terms: PaymentTerms
+    default_carrier: str
+    updated_at: Stamp
+    price_list: str | None
+    discount_percent: Decimal | float | None  # NUMERIC on PostgreSQL, REAL-like on SQLite
+
+
+class CustomerDetailRow(CustomerListRow, array_like=True, frozen=True):
+    """The customer row followed by its lifetime value (the sum of its paid invoices)."""
+
+    lifetime_value_cents: int | Decimal | None  # SUM(bigint) is NUMERIC on PostgreSQL
+
+
+class OrderCountRow(msgspec.Struct, array_like=True, frozen=True):
+    customer_id: int
+    stage: str
+    orders: int
+
+
+class ContactRow(msgspec.Struct, array_like=True, frozen=True):
+    name: str
+    email: str
+    phone: str
+    is_primary: bool | int  # SQLite gives 0/1
+
+
 CUSTOMER_COLUMNS = """
     c.id, c.name, c.slug, c.payment_terms, c.default_carrier, UTC_TEXT(c.updated_at),
     p.name, p.discount_percent
 """
 CUSTOMER_FROM = "customers c LEFT JOIN price_lists p ON p.id = c.price_list"
 
-# customer id, stage, number of orders; the customer ids come from a statement scoped to the
-# workspace.
-ORDER_COUNTS = Sql(
+# The customer ids come from a statement scoped to the workspace.
+ORDER_COUNTS = Select(
+    OrderCountRow,
     """
     SELECT customer, stage, COUNT(*) FROM orders
     WHERE customer = ANY($1)
     GROUP BY customer, stage
-    """
+    """,
 )
-# The customer row followed by its lifetime value (the sum of its paid invoices, or NULL).
-DETAIL = Sql(
+DETAIL = Select(
+    CustomerDetailRow,
     f"""
     SELECT {CUSTOMER_COLUMNS},
            (SELECT SUM(i.total_cents) FROM invoices i
@@ -40,20 +76,21 @@ DETAIL = Sql(
     FROM {CUSTOMER_FROM}
     WHERE c.workspace = $1 AND c.id = $2
     LIMIT 1
-    """  # noqa: S608 - constant fragments
+    """,  # noqa: S608 - constant fragments
 )
-# name, email, phone, is_primary: the primary contact first, then in the order added.
-CONTACTS = Sql(
+# The primary contact first, then in the order added.
+CONTACTS = Select(
+    ContactRow,
     """
     SELECT name, email, phone, is_primary FROM contacts
     WHERE customer = $1
     ORDER BY is_primary DESC, id
-    """
+    """,
 )
 
 
 @functools.cache
-def _list_statements(search: bool, updated: bool) -> tuple[Sql, Sql]:
+def list_statements(search: bool, updated: bool) -> tuple[Sql, Select[CustomerListRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace)."""
     where, n = ["c.workspace = $1"], 1
     if search:
@@ -64,11 +101,12 @@ def _list_statements(search: bool, updated: bool) -> tuple[Sql, Sql]:
         where.append(f"c.updated_at >= ${n}")
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM customers c WHERE {condition}")  # noqa: S608 - constant fragments
-    page = Sql(
+    page = Select(
+        CustomerListRow,
         f"""
         SELECT {CUSTOMER_COLUMNS} FROM {CUSTOMER_FROM} WHERE {condition}
         ORDER BY c.name, c.id LIMIT ${n + 1} OFFSET ${n + 2}
-        """  # noqa: S608 - constant fragments
+        """,  # noqa: S608 - constant fragments
     )
     return count, page
 
@@ -80,13 +118,13 @@ async def list_customers(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[Row], dict[int, tuple[int, int]]]:
+) -> tuple[int, list[CustomerListRow], dict[int, tuple[int, int]]]:
     """Total, one page of customer rows (by name, then id), and customer id → (orders in
     any stage, open orders) for the customers of the page that have orders."""
     search = search or None  # an empty search does not filter
     if search is not None and cannot_match(search, MAX_NAME):
         return 0, [], {}
-    count, page = _list_statements(search is not None, updated_since is not None)
+    count, page = list_statements(search is not None, updated_since is not None)
     args: list[object] = [workspace_id]
     if search is not None:
         args.append(contains_pattern(search))
@@ -94,30 +132,34 @@ async def list_customers(
         args.append(updated_since)
     async with statements.connection() as reader:
         total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
-        grouped = await reader.rows(ORDER_COUNTS, [row[0] for row in rows]) if rows else []
+        grouped = await reader.all(ORDER_COUNTS, [row.id for row in rows]) if rows else []
+    return total, rows, order_counts(grouped)
+
+
+def order_counts(grouped: list[OrderCountRow]) -> dict[int, tuple[int, int]]:
+    """Customer id → (orders in any stage, open orders), from ORDER_COUNTS."""
     counts: dict[int, tuple[int, int]] = {}
-    for customer_id, stage, n in grouped:
-        all_orders, open_orders = counts.get(customer_id, (0, 0))
-        counts[customer_id] = (
-            all_orders + n,
-            open_orders + (n if stage in OPEN_STAGES else 0),
+    for row in grouped:
+        all_orders, open_orders = counts.get(row.customer_id, (0, 0))
+        counts[row.customer_id] = (
+            all_orders + row.orders,
+            open_orders + (row.orders if row.stage in OPEN_STAGES else 0),
         )
-    return total, rows, counts
+    return counts
 
 
 class CustomerRows(NamedTuple):
-    """A customer's detail: the customer row (with its lifetime value appended) and its
-    contacts."""
+    """A customer's detail: the customer row (with its lifetime value) and its contacts."""
 
-    customer: Row
-    contacts: list[Row]
+    customer: CustomerDetailRow
+    contacts: list[ContactRow]
 
 
 async def get_customer(workspace_id: int, customer_id: int) -> CustomerRows | None:
     if not 0 < customer_id <= MAX_ID:
         return None
     async with statements.connection() as reader:
-        customer = await reader.row(DETAIL, workspace_id, customer_id)
+        customer = await reader.one(DETAIL, workspace_id, customer_id)
         if customer is None:
             return None
-        return CustomerRows(customer, await reader.rows(CONTACTS, customer_id))
+        return CustomerRows(customer, await reader.all(CONTACTS, customer_id))

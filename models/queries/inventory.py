@@ -1,19 +1,34 @@
 """SKU reads with live stock; `low` is available (on_hand - reserved) at or under the
-reorder point, discontinued SKUs excluded. Rows come back plain, in the column order given."""
+reorder point, discontinued SKUs excluded. Rows decode into SkuRow (its columns, in order)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
 
+import msgspec
+
 from models import statements
 from models.queries.filters import cannot_match, contains_ci, contains_pattern
-from models.statements import Row, Sql
+from models.statements import Select, Sql, Stamp
 
 MAX_CODE = 64  # skus.code
 
-# SKU rows: code, style, brand, colour, colour_hex, size, on_hand, reserved, reorder_point,
-# discontinued, updated_at.
+
+class SkuRow(msgspec.Struct, array_like=True, frozen=True):
+    code: str
+    style: str
+    brand: str
+    colour: str
+    colour_hex: str
+    size: str
+    on_hand: int
+    reserved: int
+    reorder_point: int
+    discontinued: bool | int  # SQLite gives 0/1
+    updated_at: Stamp
+
+
 SKU_COLUMNS = """
     s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
     s.reorder_point, s.discontinued, UTC_TEXT(s.updated_at)
@@ -22,7 +37,7 @@ LOW = "s.on_hand - s.reserved <= s.reorder_point AND NOT s.discontinued"
 
 
 @functools.cache
-def _list_statements(search: bool, low: bool, updated: bool) -> tuple[Sql, Sql]:
+def list_statements(search: bool, low: bool, updated: bool) -> tuple[Sql, Select[SkuRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace)."""
     where, n = ["s.workspace = $1"], 1
     if search:
@@ -35,11 +50,12 @@ def _list_statements(search: bool, low: bool, updated: bool) -> tuple[Sql, Sql]:
         where.append(f"s.updated_at >= ${n}")
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM skus s WHERE {condition}")  # noqa: S608 - constant fragments
-    page = Sql(
+    page = Select(
+        SkuRow,
         f"""
         SELECT {SKU_COLUMNS} FROM skus s WHERE {condition}
         ORDER BY s.code, s.id LIMIT ${n + 1} OFFSET ${n + 2}
-        """  # noqa: S608 - constant fragments
+        """,  # noqa: S608 - constant fragments
     )
     return count, page
 
@@ -52,11 +68,11 @@ async def list_skus(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[Row]]:
+) -> tuple[int, list[SkuRow]]:
     search = search or None  # an empty search does not filter
     if search is not None and cannot_match(search, MAX_CODE):
         return 0, []
-    count, page = _list_statements(search is not None, bool(low), updated_since is not None)
+    count, page = list_statements(search is not None, bool(low), updated_since is not None)
     args: list[object] = [workspace_id]
     if search is not None:
         args.append(contains_pattern(search))

@@ -1,21 +1,83 @@
 """Order reads: a list page in three statements (count, page, lines), detail in four, all on
-one connection; rows come back plain, in the column order given here."""
+one connection. Each SELECT's rows decode into the Struct declared above it (its columns, in
+order); `OrderRows` is what an order's detail is built from (api/schemas/orders.py), read here
+or made by the create from what it wrote (models/orders.py)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-from typing import NamedTuple
+from typing import Literal, NamedTuple
+
+import msgspec
 
 from models import statements
 from models.queries.filters import MAX_ID, cannot_match
-from models.statements import Row, Sql
+from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug
 
-# Order rows: id, number, stage, substage, due_by, dispatched_at, carrier, tracking_number,
-# external_ref, subtotal_cents, tax_cents, total_cents, currency, created_at, updated_at,
-# customer id, customer name, customer slug.
+# What the columns hold (models/stages.py, models/invoices.py and models/artwork.py write them).
+Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
+InvoiceStatus = Literal["draft", "issued", "paid", "void"]
+ArtworkStatus = Literal["awaiting_proof", "awaiting_approval", "approved", "changes_requested"]
+
+
+class OrderRow(msgspec.Struct, array_like=True, frozen=True):
+    """An order with its customer (ORDER_COLUMNS)."""
+
+    id: int
+    number: str
+    stage: Stage
+    substage: str | None
+    due_by: Stamp | None  # a datetime (PostgreSQL) or stored text: shown in the workspace zone
+    dispatched_at: Stamp | None
+    carrier: str | None
+    tracking_number: str | None
+    external_ref: str | None
+    subtotal_cents: int
+    tax_cents: int
+    total_cents: int
+    currency: str
+    created_at: Stamp
+    updated_at: Stamp
+    customer_id: int
+    customer_name: str
+    customer_slug: str
+
+
+class OrderDetailRow(OrderRow, array_like=True, frozen=True):
+    """The order row followed by its artwork (NULLs without an artwork row)."""
+
+    artwork_status: ArtworkStatus | None
+    artwork_version: int | None
+    artwork_approved_at: Stamp | None
+
+
+class LineRow(msgspec.Struct, array_like=True, frozen=True):
+    order_id: int
+    description: str
+    quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+    sku: str | None  # the SKU's code
+
+
+class HistoryRow(msgspec.Struct, array_like=True, frozen=True):
+    from_stage: Stage | None
+    to_stage: Stage
+    at: Stamp
+
+
+class InvoiceRow(msgspec.Struct, array_like=True, frozen=True):
+    number: str
+    status: InvoiceStatus
+    total_cents: int
+    currency: str
+    issued_at: Stamp | None
+    paid_at: Stamp | None
+
+
 ORDER_COLUMNS = """
     o.id, o.number, o.stage, o.substage, o.due_by, UTC_TEXT(o.dispatched_at), o.carrier,
     o.tracking_number, o.external_ref, o.subtotal_cents, o.tax_cents, o.total_cents,
@@ -23,51 +85,53 @@ ORDER_COLUMNS = """
 """
 ORDER_FROM = "orders o LEFT JOIN customers c ON c.id = o.customer"
 
-# Line rows: order id, description, quantity, unit_price_cents, line_total_cents, SKU code,
-# of several orders or of one. The order ids come from a statement scoped to the workspace.
-LINES = Sql(
+# The lines of several orders, or of one. The order ids come from a statement scoped to the
+# workspace.
+LINES = Select(
+    LineRow,
     """
     SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = ANY($1)
     ORDER BY l."order", l.position
-    """
+    """,
 )
-ORDER_LINES = Sql(
+ORDER_LINES = Select(
+    LineRow,
     """
     SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = $1
     ORDER BY l.position
-    """
+    """,
 )
-# The order row followed by its artwork: status, version, approved_at (NULLs without one).
-DETAIL = Sql(
+DETAIL = Select(
+    OrderDetailRow,
     f"""
     SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at)
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1
-    """  # noqa: S608 - constant fragments
+    """,  # noqa: S608 - constant fragments
 )
-# from_stage, to_stage, at
-HISTORY = Sql(
+HISTORY = Select(
+    HistoryRow,
     """
     SELECT from_stage, to_stage, UTC_TEXT(at) FROM stage_history
     WHERE "order" = $1 ORDER BY at, id
-    """
+    """,
 )
-# number, status, total_cents, currency, issued_at, paid_at
-INVOICES = Sql(
+INVOICES = Select(
+    InvoiceRow,
     """
     SELECT number, status, total_cents, currency, UTC_TEXT(issued_at), UTC_TEXT(paid_at)
     FROM invoices WHERE "order" = $1 ORDER BY id
-    """
+    """,
 )
 
 
 @functools.cache
-def _list_statements(stage: bool, customer: bool, updated: bool) -> tuple[Sql, Sql]:
+def list_statements(stage: bool, customer: bool, updated: bool) -> tuple[Sql, Select[OrderRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace)."""
     where, n = ["o.workspace = $1"], 1
     if stage:
@@ -84,11 +148,12 @@ def _list_statements(stage: bool, customer: bool, updated: bool) -> tuple[Sql, S
         where.append(f"o.updated_at >= ${n}")
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM orders o WHERE {condition}")  # noqa: S608 - constant fragments
-    page = Sql(
+    page = Select(
+        OrderRow,
         f"""
         SELECT {ORDER_COLUMNS} FROM {ORDER_FROM} WHERE {condition}
         ORDER BY o.created_at DESC, o.id DESC LIMIT ${n + 1} OFFSET ${n + 2}
-        """  # noqa: S608 - constant fragments
+        """,  # noqa: S608 - constant fragments
     )
     return count, page
 
@@ -101,12 +166,12 @@ async def list_orders(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[Row], list[Row]]:
+) -> tuple[int, list[OrderRow], list[LineRow]]:
     """Total, one page of order rows (newest first) and the lines of those orders (by order,
     then position)."""
     if customer_slug is not None and cannot_match(customer_slug, MAX_SLUG):
         return 0, [], []
-    count, page = _list_statements(
+    count, page = list_statements(
         stage is not None, customer_slug is not None, updated_since is not None
     )
     args = [
@@ -114,18 +179,18 @@ async def list_orders(
     ]
     async with statements.connection() as reader:
         total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
-        lines = await reader.rows(LINES, [row[0] for row in rows]) if rows else []
+        lines = await reader.all(LINES, [row.id for row in rows]) if rows else []
     return total, rows, lines
 
 
 class OrderRows(NamedTuple):
-    """An order's detail: the order row (with its artwork's three columns appended), its
-    lines, stage history and invoices."""
+    """An order's detail: the order row (with its artwork), its lines, stage history and
+    invoices."""
 
-    order: Row
-    lines: list[Row]
-    history: list[Row]
-    invoices: list[Row]
+    order: OrderDetailRow
+    lines: list[LineRow]
+    history: list[HistoryRow]
+    invoices: list[InvoiceRow]
 
 
 async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
@@ -133,12 +198,12 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
     if not 0 < order_id <= MAX_ID:
         return None
     async with statements.connection() as reader:
-        order = await reader.row(DETAIL, workspace_id, order_id)
+        order = await reader.one(DETAIL, workspace_id, order_id)
         if order is None:
             return None
         return OrderRows(
             order=order,
-            lines=await reader.rows(ORDER_LINES, order_id),
-            history=await reader.rows(HISTORY, order_id),
-            invoices=await reader.rows(INVOICES, order_id),
+            lines=await reader.all(ORDER_LINES, order_id),
+            history=await reader.all(HISTORY, order_id),
+            invoices=await reader.all(INVOICES, order_id),
         )

@@ -38,8 +38,8 @@ async def test_a_read_inside_a_transaction_sees_the_transactions_own_rows(client
         o = await factories.order(ws, c, lines=[("Tee", 2, 500), ("Hoodie", 1, 2500)])
         inside = await order_queries.get_order(ws.id, o.id)
         assert inside is not None
-        assert [line[1] for line in inside.lines] == ["Tee", "Hoodie"]
-        assert [entry[1] for entry in inside.history] == ["artwork"]
+        assert [line.description for line in inside.lines] == ["Tee", "Hoodie"]
+        assert [entry.to_stage for entry in inside.history] == ["artwork"]
     assert await order_queries.get_order(ws.id, o.id) is not None
 
 

@@ -1,6 +1,7 @@
 """Recorded webhook events, oldest first (ascending id, so pages already read never shift);
-filters by event names, time and order. The stored body comes back as the text every
-delivery sent, for the API to splice into its response unchanged."""
+filters by event names, time and order. Rows decode into EventRow (its columns, in order);
+the stored body comes back as the text every delivery sent, for the API to splice into its
+response unchanged."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import msgspec
 
 from models import statements
 from models.queries.filters import MAX_ID
-from models.statements import Sql
+from models.statements import Select, Sql, Stamp
 
 
 class EventRow(msgspec.Struct, array_like=True, frozen=True):
@@ -20,23 +21,24 @@ class EventRow(msgspec.Struct, array_like=True, frozen=True):
 
     event_id: str
     name: str
-    created_at: str | dt.datetime  # UTC_TEXT: text in the API's form, or SQLite's stored text
+    created_at: Stamp
     order_id: int | None
     body: str  # the exact JSON every delivery of the event sent
 
 
 EVENT_COLUMNS = 'e.event_id, e.name, UTC_TEXT(e.created_at), e."order", e.body'
 
-DETAIL = Sql(
+DETAIL = Select(
+    EventRow,
     f"""
     SELECT {EVENT_COLUMNS} FROM webhook_events e
     WHERE e.event_id = $1 AND e.workspace = $2
-    """  # noqa: S608 - constant fragments
+    """,  # noqa: S608 - constant fragments
 )
 
 
 @functools.cache
-def _list_statements(names: int, since: bool, order: bool) -> tuple[Sql, Sql]:
+def list_statements(names: int, since: bool, order: bool) -> tuple[Sql, Select[EventRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace; `names`
     placeholders for the event names, at most the five that exist)."""
     where, n = ["e.workspace = $1"], 1
@@ -52,11 +54,12 @@ def _list_statements(names: int, since: bool, order: bool) -> tuple[Sql, Sql]:
         where.append(f'e."order" = ${n}')
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM webhook_events e WHERE {condition}")  # noqa: S608 - constant fragments
-    page = Sql(
+    page = Select(
+        EventRow,
         f"""
         SELECT {EVENT_COLUMNS} FROM webhook_events e WHERE {condition}
         ORDER BY e.id LIMIT ${n + 1} OFFSET ${n + 2}
-        """  # noqa: S608 - constant fragments
+        """,  # noqa: S608 - constant fragments
     )
     return count, page
 
@@ -73,15 +76,14 @@ async def list_events(
     """Total and one page; `names` empty means every event (callers pass known names only)."""
     if order_id is not None and not 0 < order_id <= MAX_ID:
         return 0, []  # no such order can exist (and the driver would refuse the number)
-    count, page = _list_statements(len(names), since is not None, order_id is not None)
+    count, page = list_statements(len(names), since is not None, order_id is not None)
     args: list[object] = [workspace_id, *names]
     if since is not None:
         args.append(since)
     if order_id is not None:
         args.append(order_id)
     async with statements.connection() as reader:
-        total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
-    return total, [EventRow(*row) for row in rows]
+        return await statements.counted_page(reader, count, page, args, limit, offset)
 
 
 async def get_event(workspace_id: int, event_id: str) -> EventRow | None:
@@ -92,5 +94,4 @@ async def get_event(workspace_id: int, event_id: str) -> EventRow | None:
     except ValueError:
         return None
     async with statements.connection() as reader:
-        row = await reader.row(DETAIL, canonical, workspace_id)
-    return None if row is None else EventRow(*row)
+        return await reader.one(DETAIL, canonical, workspace_id)

@@ -20,7 +20,7 @@ def api_routes(app: Litestar) -> list[tuple[str, str]]:
     return found
 
 
-def fill(template: str, ids: dict[str, int]) -> str:
+def fill(template: str, ids: dict[str, int | str]) -> str:
     names = PARAM.findall(template)
     unknown = [name for name in names if name not in ids]
     assert not unknown, f"no records for path parameters {unknown}: add them to the fixture"

@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from api import request_log
-from models import accounts, clock, db, logs, statements, tokens
+from models import accounts, clock, db, logs, outbox, statements, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from tests import factories
@@ -359,7 +359,9 @@ async def test_very_long_or_undecodable_search_never_fails(app, client):
 class Workspace_:
     """One workspace's records, keyed by the path parameter that names them."""
 
-    def __init__(self, auth: dict[str, str], ids: dict[str, int], marker: str, sku: str) -> None:
+    def __init__(
+        self, auth: dict[str, str], ids: dict[str, int | str], marker: str, sku: str
+    ) -> None:
         self.auth, self.ids, self.marker, self.sku = auth, ids, marker, sku
 
 
@@ -371,7 +373,14 @@ async def populated_workspace() -> Workspace_:
     sku = await factories.sku(ws, f"{marker.upper()}-M")
     order = await factories.order(ws, customer, lines=[(f"{marker} print", 10, 1250)])
     await factories.invoice(order)
-    return Workspace_(auth, {"customer_id": customer.id, "order_id": order.id}, marker, sku.code)
+    event_id = await outbox.record_event(
+        workspace_id=ws.id,
+        name="artwork.approved",
+        fields={"order_id": order.id, "order_number": f"{marker} number"},
+        order_id=order.id,
+    )
+    ids = {"customer_id": customer.id, "order_id": order.id, "event_id": event_id}
+    return Workspace_(auth, ids, marker, sku.code)
 
 
 def order_body(customer_id: int, sku: str | None = None) -> dict[str, Any]:

@@ -32,9 +32,21 @@ def base_url(request: Request[Any, Any, Any]) -> str:
 def page_envelope(
     request: Request[Any, Any, Any], data: list[T], *, page: int, per_page: int, total: int
 ) -> Page[T]:
-    last = last_page(total, per_page)
-    base = base_url(request)
     others = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
+    return page_of(base_url(request), others, data, page=page, per_page=per_page, total=total)
+
+
+def page_of(
+    base: str,
+    others: list[tuple[str, str]],
+    data: list[T],
+    *,
+    page: int,
+    per_page: int,
+    total: int,
+) -> Page[T]:
+    """The envelope of one page at `base`, its links keeping the `others` query parameters."""
+    last = last_page(total, per_page)
 
     def link(number: int) -> str:
         return f"{base}?{urlencode([*others, ('page', str(number))])}"

@@ -1,612 +1,187 @@
-"""The floor: Pressline's read endpoints as a bare ASGI app over the raw driver.
+"""The floor: Pressline's own statements and body builders on a bare ASGI app.
 
-Same SQL, same JSON bytes (same envelope and field order), same bearer-token check by digest,
-but no framework, no ORM: one asyncpg pool connection per request on PostgreSQL, one
-long-lived `sqlite3` connection on SQLite, msgspec encoding. What Pressline could reach with
-this stack, and the reference every ratio in docs/benchmarks.md is taken against.
+What Pressline could reach on this stack without its framework layers, and the reference every
+ratio in docs/benchmarks.md is taken against. By construction it sends the same SQL and answers
+the same bytes: it imports the `Select`s of models/queries/, runs them through the same
+statement runner (models/statements.py: same row decoding, same pool opened by
+`models.db.start` with no reset query, the same long-lived SQLite connection), checks the
+token with `api.auth.admit` and builds bodies with the builders of api/schemas/. What it leaves
+out is what is measured: Litestar (routing, request and response machinery), the rate limiter,
+the request log, query-parameter parsing beyond `page`, and a second pooled connection per
+request (Pressline's authentication and its handler each take one; the floor takes one).
 
     DATABASE_URL=... uvicorn benchmarks.floor:app --loop uvloop --http httptools
-    DATABASE_URL=... python -m benchmarks.floor --check   # byte-compare with Pressline
+    DATABASE_URL=... python -m benchmarks.floor --check   # bodies and statement counts
     python -m benchmarks.floor --smoke                    # seed tiny databases, then check
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
-import hashlib
 import os
-import re
-import sqlite3
-from collections import defaultdict
-from collections.abc import AsyncIterator, Awaitable, Callable
+import sys
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
-from zoneinfo import ZoneInfo
+from urllib.parse import parse_qsl
 
 import msgspec
 
-# --- response bodies (field order = Pressline's) -------------------------------------------
+from api.auth import Principal, admit, bearer_token
+from api.controllers.customers import PER_PAGE as CUSTOMERS_PER_PAGE
+from api.controllers.inventory import PER_PAGE as SKUS_PER_PAGE
+from api.controllers.orders import PER_PAGE as ORDERS_PER_PAGE
+from api.errors import ApiError, NotFound, Unauthorized
+from api.pagination import offset, page_of
+from api.schemas.common import ErrorBody
+from api.schemas.customers import customer_detail_body, customer_row_bodies
+from api.schemas.inventory import sku_bodies
+from api.schemas.orders import order_bodies, order_detail_body
+from api.schemas.users import user_body
+from models import clock, db, statements, tokens
+from models.queries import auth as auth_queries
+from models.queries import customers as customer_queries
+from models.queries import inventory as sku_queries
+from models.queries import orders as order_queries
+from models.queries.filters import MAX_ID
+from models.statements import Reader
 
+# The unfiltered list statements, as Pressline's list handlers pick them without filters.
+ORDERS_COUNT, ORDERS_PAGE = order_queries.list_statements(False, False, False)
+CUSTOMERS_COUNT, CUSTOMERS_PAGE = customer_queries.list_statements(False, False)
+SKUS_COUNT, SKUS_PAGE = sku_queries.list_statements(False, False, False)
 
-class User(msgspec.Struct):
-    id: int
-    name: str
-    email: str
-
-
-class Links(msgspec.Struct):
-    first: str
-    last: str
-    prev: str | None
-    next: str | None
-
-
-class Page(msgspec.Struct):
-    data: list[Any]
-    current_page: int
-    last_page: int
-    per_page: int
-    total: int
-    links: Links
-
-
-class Totals(msgspec.Struct):
-    subtotal_cents: int
-    tax_cents: int
-    total_cents: int
-    currency: str
-
-
-class CustomerRef(msgspec.Struct):
-    id: int
-    name: str
-    slug: str
-
-
-class OrderLine(msgspec.Struct):
-    description: str
-    quantity: int
-    unit_price_cents: int
-    line_total_cents: int
-    sku: str | None
-
-
-class Order(msgspec.Struct):
-    id: int
-    number: str
-    stage: str
-    substage: str | None
-    due_by: str | None
-    dispatched_at: str | None
-    carrier: str | None
-    tracking_number: str | None
-    external_ref: str | None
-    totals: Totals
-    customer: CustomerRef
-    lines: list[OrderLine]
-    created_at: str
-    updated_at: str
-
-
-class StageEntry(msgspec.Struct):
-    from_: str | None = msgspec.field(name="from")
-    to: str = ""
-    at: str = ""
-
-
-class Invoice(msgspec.Struct):
-    number: str
-    status: str
-    total: int
-    currency: str
-    issued_at: str | None
-    paid_at: str | None
-
-
-class Artwork(msgspec.Struct):
-    status: str
-    version: int
-    approved_at: str | None
-
-
-class OrderDetail(msgspec.Struct):
-    id: int
-    number: str
-    stage: str
-    substage: str | None
-    due_by: str | None
-    dispatched_at: str | None
-    carrier: str | None
-    tracking_number: str | None
-    external_ref: str | None
-    totals: Totals
-    customer: CustomerRef
-    lines: list[OrderLine]
-    created_at: str
-    updated_at: str
-    stage_history: list[StageEntry]
-    invoices: list[Invoice]
-    artwork: Artwork
-
-
-class CustomerRow(msgspec.Struct):
-    id: int
-    name: str
-    slug: str
-    price_list: str | None
-    discount: str
-    orders_count: int
-    open_orders: int
-    updated_at: str
-
-
-class PriceList(msgspec.Struct):
-    name: str
-    discount_percent: str
-
-
-class Contact(msgspec.Struct):
-    name: str
-    email: str
-    phone: str
-    is_primary: bool
-
-
-class CustomerDetail(msgspec.Struct):
-    id: int
-    name: str
-    slug: str
-    lifetime_value_cents: int
-    price_list: PriceList | None
-    payment_terms: str
-    default_carrier: str
-    contacts: list[Contact]
-    updated_at: str
-
-
-class Sku(msgspec.Struct):
-    code: str
-    style: str
-    brand: str
-    colour: str
-    colour_hex: str
-    size: str
-    on_hand: int
-    reserved: int
-    available: int
-    reorder_point: int
-    status: str
-    updated_at: str
-
-
-class Message(msgspec.Struct):
-    message: str
-
-
-# --- SQL (what Pressline's queries send, parameterised for the driver) ----------------------
-
-SQL = {
-    "principal": """
-        SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
-               w.id, w.plan, w.trial_ends_at, w.timezone, w.currency
-        FROM api_tokens t
-        LEFT JOIN users u ON t."user" = u.id
-        LEFT JOIN workspaces w ON t.workspace = w.id
-        WHERE t.digest = $1 LIMIT 1""",
-    "orders_count": "SELECT COUNT(*) FROM orders WHERE workspace = $1",
-    "orders_page": """
-        SELECT o.id, o.number, o.stage, o.substage, o.due_by, o.dispatched_at, o.carrier,
-               o.tracking_number, o.external_ref, o.subtotal_cents, o.tax_cents,
-               o.total_cents, o.currency, o.created_at, o.updated_at, c.id, c.name, c.slug
-        FROM orders o LEFT JOIN customers c ON o.customer = c.id
-        WHERE o.workspace = $1
-        ORDER BY o.created_at DESC, o.id DESC LIMIT $2 OFFSET $3""",
-    "order_one": """
-        SELECT o.id, o.number, o.stage, o.substage, o.due_by, o.dispatched_at, o.carrier,
-               o.tracking_number, o.external_ref, o.subtotal_cents, o.tax_cents,
-               o.total_cents, o.currency, o.created_at, o.updated_at, c.id, c.name, c.slug
-        FROM orders o LEFT JOIN customers c ON o.customer = c.id
-        WHERE o.workspace = $1 AND o.id = $2 LIMIT 1""",
-    "lines": """
-        SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents,
-               s.code
-        FROM order_lines l LEFT JOIN skus s ON l.sku = s.id
-        WHERE l."order" {IN}
-        ORDER BY l."order", l.position""",
-    "history": """
-        SELECT from_stage, to_stage, at FROM stage_history WHERE "order" = $1
-        ORDER BY at, id""",
-    "invoices": """
-        SELECT number, status, total_cents, currency, issued_at, paid_at
-        FROM invoices WHERE "order" = $1 ORDER BY id""",
-    "artwork": 'SELECT status, version, approved_at FROM artwork WHERE "order" = $1 LIMIT 1',
-    "customers_count": "SELECT COUNT(*) FROM customers WHERE workspace = $1",
-    "customers_page": """
-        SELECT c.id, c.name, c.slug, c.payment_terms, c.default_carrier, c.updated_at,
-               p.name, p.discount_percent
-        FROM customers c LEFT JOIN price_lists p ON c.price_list = p.id
-        WHERE c.workspace = $1
-        ORDER BY c.name, c.id LIMIT $2 OFFSET $3""",
-    "customer_counts": """
-        SELECT customer, stage, COUNT(*) FROM orders WHERE customer {IN}
-        GROUP BY customer, stage""",
-    "customer_one": """
-        SELECT c.id, c.name, c.slug, c.payment_terms, c.default_carrier, c.updated_at,
-               p.name, p.discount_percent
-        FROM customers c LEFT JOIN price_lists p ON c.price_list = p.id
-        WHERE c.workspace = $1 AND c.id = $2 LIMIT 1""",
-    "contacts": """
-        SELECT name, email, phone, is_primary FROM contacts WHERE customer = $1
-        ORDER BY is_primary DESC, id""",
-    "ltv": "SELECT SUM(total_cents) FROM invoices WHERE customer = $1 AND status = 'paid'",
-    "skus_count": "SELECT COUNT(*) FROM skus WHERE workspace = $1",
-    "skus_page": """
-        SELECT code, style, brand, colour, colour_hex, size, on_hand, reserved,
-               reorder_point, discontinued, updated_at
-        FROM skus WHERE workspace = $1
-        ORDER BY code, id LIMIT $2 OFFSET $3""",
-}
-
-OPEN_STAGES = frozenset({"artwork", "print_queue", "in_production", "qc_pack"})
-API_PLANS = frozenset({"premium", "enterprise"})
-PLANS = ("starter", "standard", "premium", "enterprise")
-MAX_ID = 2**31 - 1
 encode = msgspec.json.Encoder().encode
+Handler = Callable[..., Awaitable[Any]]
 
 
-# --- drivers -------------------------------------------------------------------------------
+class Request(msgspec.Struct):
+    """What a handler needs of the ASGI scope."""
 
-
-class Postgres:
-    """asyncpg: one pooled connection per request, every statement on it."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.pool: Any = None
-        self.sql = {key: sql.replace("{IN}", "= ANY($1::int[])") for key, sql in SQL.items()}
-
-    async def start(self) -> None:
-        import asyncpg
-
-        self.pool = await asyncpg.create_pool(self.url, min_size=1, max_size=10)
-
-    async def stop(self) -> None:
-        await self.pool.close()
-
-    def connection(self) -> Any:
-        return self.pool.acquire()
-
-    async def rows(self, conn: Any, key: str, *args: Any) -> list[Any]:
-        return await conn.fetch(self.sql[key], *args)  # type: ignore[no-any-return]
-
-    async def row(self, conn: Any, key: str, *args: Any) -> Any:
-        return await conn.fetchrow(self.sql[key], *args)
-
-    async def rows_in(self, conn: Any, key: str, ids: list[int]) -> list[Any]:
-        return await conn.fetch(self.sql[key], ids)  # type: ignore[no-any-return]
-
-    @staticmethod
-    def when(value: Any) -> dt.datetime:
-        return value  # type: ignore[no-any-return]
-
-
-_PLACEHOLDER = re.compile(r"\$\d+")
-
-
-class Sqlite:
-    """One long-lived sqlite3 connection, used directly in the event loop."""
-
-    def __init__(self, url: str) -> None:
-        self.path = url[len("sqlite:///") :]
-        self.conn: sqlite3.Connection | None = None
-        self.sql = {key: _PLACEHOLDER.sub("?", sql) for key, sql in SQL.items()}
-
-    async def start(self) -> None:
-        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-
-    async def stop(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-
-    @contextlib.asynccontextmanager
-    async def connection(self) -> AsyncIterator[sqlite3.Connection]:
-        assert self.conn is not None
-        yield self.conn
-
-    async def rows(self, conn: sqlite3.Connection, key: str, *args: Any) -> list[Any]:
-        return conn.execute(self.sql[key], args).fetchall()
-
-    async def row(self, conn: sqlite3.Connection, key: str, *args: Any) -> Any:
-        return conn.execute(self.sql[key], args).fetchone()
-
-    async def rows_in(self, conn: sqlite3.Connection, key: str, ids: list[int]) -> list[Any]:
-        sql = self.sql[key].replace("{IN}", f"IN ({', '.join('?' * len(ids))})")
-        return conn.execute(sql, ids).fetchall()
-
-    @staticmethod
-    def when(value: Any) -> dt.datetime:
-        return dt.datetime.fromisoformat(value)
-
-
-Driver = Postgres | Sqlite
-
-
-def driver_for(url: str) -> Driver:
-    if url.startswith(("postgres://", "postgresql://")):
-        return Postgres(url)
-    return Sqlite(url)
-
-
-# --- shaping -------------------------------------------------------------------------------
-
-
-class HttpError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
-def _iso(when: Callable[[Any], dt.datetime], value: Any) -> str | None:
-    return None if value is None else when(value).isoformat(timespec="seconds")
-
-
-def _two_places(value: Any) -> str:
-    return f"{value or 0:.2f}"
-
-
-def _order(db: Driver, row: Any, lines: list[OrderLine], timezone: str) -> dict[str, Any]:
-    when = db.when
-    due_by = row[4]
-    return {
-        "id": row[0],
-        "number": row[1],
-        "stage": row[2],
-        "substage": row[3],
-        "due_by": None
-        if due_by is None
-        else when(due_by).astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds"),
-        "dispatched_at": _iso(when, row[5]),
-        "carrier": row[6],
-        "tracking_number": row[7],
-        "external_ref": row[8],
-        "totals": Totals(row[9], row[10], row[11], row[12]),
-        "customer": CustomerRef(row[15], row[16], row[17]),
-        "lines": lines,
-        "created_at": when(row[13]).isoformat(timespec="seconds"),
-        "updated_at": when(row[14]).isoformat(timespec="seconds"),
-    }
-
-
-async def _lines(db: Driver, conn: Any, ids: list[int]) -> dict[int, list[OrderLine]]:
-    grouped: dict[int, list[OrderLine]] = defaultdict(list)
-    if ids:
-        for r in await db.rows_in(conn, "lines", ids):
-            grouped[r[0]].append(OrderLine(r[1], r[2], r[3], r[4], r[5]))
-    return grouped
-
-
-def _page(
-    scope: dict[str, Any], headers: dict[bytes, bytes], data: list[Any], page: int,
-    per_page: int, total: int,
-) -> Page:  # fmt: skip
-    last = max(1, -(-total // per_page))
-    scheme = headers.get(b"x-forwarded-proto", scope["scheme"].encode()).decode()
-    host = headers.get(b"x-forwarded-host", headers.get(b"host", b"")).decode()
-    scheme, host = scheme.split(",")[0].strip(), host.split(",")[0].strip()
-    base = f"{scheme}://{host}{scope['path']}"
-    others = [(k, v) for k, v in parse_qsl(scope["query_string"].decode()) if k != "page"]
-
-    def link(number: int) -> str:
-        return f"{base}?{urlencode([*others, ('page', str(number))])}"
-
-    return Page(
-        data,
-        page,
-        last,
-        per_page,
-        total,
-        Links(
-            link(1),
-            link(last),
-            link(min(page - 1, last)) if page > 1 else None,
-            link(page + 1) if page < last else None,
-        ),
-    )
-
-
-def _page_number(scope: dict[str, Any]) -> int:
-    params = dict(parse_qsl(scope["query_string"].decode()))
-    unknown = set(params) - {"page"}
-    if unknown:
-        raise HttpError(400, f"the floor does not implement: {', '.join(sorted(unknown))}")
-    try:
-        page = int(params.get("page", "1"))
-    except ValueError:
-        raise HttpError(422, "page must be an integer") from None
-    if not 1 <= page <= MAX_ID:
-        raise HttpError(422, "page must be at least 1")
-    return page
+    scope: dict[str, Any]
+    headers: dict[bytes, bytes]
+    principal: Principal
 
 
 # --- endpoints -----------------------------------------------------------------------------
 
 
-async def authenticate(db: Driver, conn: Any, headers: dict[bytes, bytes]) -> Any:
-    header = headers.get(b"authorization", b"").decode()
-    scheme, _, value = header.partition(" ")
-    if not header:
-        raise HttpError(401, "Missing bearer token: send 'Authorization: Bearer <token>'")
-    if scheme.lower() != "bearer" or not value.strip():
-        raise HttpError(401, "Malformed Authorization header: expected 'Bearer <token>'")
-    digest = hashlib.sha256(value.strip().encode()).hexdigest()
-    row = await db.row(conn, "principal", digest)
-    now = dt.datetime.now(dt.UTC)
+async def authenticate(conn: Reader, scope: dict[str, Any]) -> Principal:
+    row = await conn.one(auth_queries.PRINCIPAL, tokens.digest(bearer_token(scope)))
     if row is None:
-        raise HttpError(401, "Invalid token")
-    if row[2] is not None:
-        raise HttpError(401, "Token revoked")
-    if db.when(row[1]) <= now:
-        raise HttpError(401, "Token expired")
-    if not row[6]:
-        raise HttpError(403, "User is deactivated")
-    plan = row[8]
-    trial = row[9]
-    if trial is not None and now < db.when(trial) and PLANS.index(plan) < PLANS.index("premium"):
-        plan = "premium"
-    if plan not in API_PLANS:
-        raise HttpError(
-            422,
-            f"The workspace's plan ({plan}) does not include API access; "
-            "upgrade to Premium or Enterprise",
-        )
-    return row
+        raise Unauthorized("Invalid token")
+    return admit(row, clock.now())
 
 
-async def me(db: Driver, conn: Any, principal: Any, scope: dict[str, Any], *_: Any) -> Any:
-    return User(principal[3], principal[4], principal[5])
+def _page_number(request: Request) -> int:
+    params = dict(parse_qsl(request.scope["query_string"].decode()))
+    unknown = set(params) - {"page"}
+    if unknown:
+        raise ApiError(f"the floor does not implement: {', '.join(sorted(unknown))}")
+    page = params.get("page", "1")
+    if not page.isdigit() or not 1 <= int(page) <= MAX_ID:
+        raise ApiError("the floor takes page numbers from 1 only")
+    return int(page)
 
 
-async def orders(
-    db: Driver, conn: Any, principal: Any, scope: dict[str, Any], headers: dict[bytes, bytes]
-) -> Any:
-    page, per_page = _page_number(scope), 50
-    workspace = principal[7]
-    total = (await db.row(conn, "orders_count", workspace))[0]
-    data: list[Order] = []
-    if (page - 1) * per_page < total:
-        rows = await db.rows(conn, "orders_page", workspace, per_page, (page - 1) * per_page)
-        lines = await _lines(db, conn, [r[0] for r in rows])
-        timezone = principal[10]
-        data = [Order(**_order(db, r, lines.get(r[0], []), timezone)) for r in rows]
-    return _page(scope, headers, data, page, per_page, total)
+def _page_body(request: Request, data: list[Any], page: int, per_page: int, total: int) -> Any:
+    """Pressline's envelope (api.pagination.page_of), its base URL read from the scope the
+    way `api.pagination.base_url` reads it from the request."""
+    headers, scope = request.headers, request.scope
+    scheme = headers.get(b"x-forwarded-proto", scope["scheme"].encode()).decode()
+    host = headers.get(b"x-forwarded-host", headers.get(b"host", b"")).decode()
+    scheme, host = scheme.split(",")[0].strip(), host.split(",")[0].strip()
+    base = f"{scheme}://{host}{scope['path']}"
+    return page_of(base, [], data, page=page, per_page=per_page, total=total)
 
 
-async def order_detail(
-    db: Driver, conn: Any, principal: Any, scope: dict[str, Any], headers: Any, order_id: int
-) -> Any:
-    row = None
+async def me(conn: Reader, request: Request) -> Any:
+    return user_body(request.principal)
+
+
+async def orders(conn: Reader, request: Request) -> Any:
+    page, principal = _page_number(request), request.principal
+    total, rows = await statements.counted_page(
+        conn,
+        ORDERS_COUNT,
+        ORDERS_PAGE,
+        [principal.workspace_id],
+        ORDERS_PER_PAGE,
+        offset(page, ORDERS_PER_PAGE),
+    )
+    lines = await conn.all(order_queries.LINES, [row.id for row in rows]) if rows else []
+    data = order_bodies(rows, lines, principal.timezone)
+    return _page_body(request, data, page, ORDERS_PER_PAGE, total)
+
+
+async def order_detail(conn: Reader, request: Request, order_id: int) -> Any:
+    workspace_id = request.principal.workspace_id
+    order = None
     if 0 < order_id <= MAX_ID:
-        row = await db.row(conn, "order_one", principal[7], order_id)
-    if row is None:
-        raise HttpError(404, "Order not found")
-    when = db.when
-    lines = (await _lines(db, conn, [order_id])).get(order_id, [])
-    history = [
-        StageEntry(r[0], r[1], when(r[2]).isoformat(timespec="seconds"))
-        for r in await db.rows(conn, "history", order_id)
-    ]
-    invoices = [
-        Invoice(r[0], r[1], r[2], r[3], _iso(when, r[4]), _iso(when, r[5]))
-        for r in await db.rows(conn, "invoices", order_id)
-    ]
-    art = await db.row(conn, "artwork", order_id)
-    artwork = (
-        Artwork(art[0], art[1], _iso(when, art[2])) if art else Artwork("awaiting_proof", 0, None)
+        order = await conn.one(order_queries.DETAIL, workspace_id, order_id)
+    if order is None:
+        raise NotFound("Order not found")
+    rows = order_queries.OrderRows(
+        order=order,
+        lines=await conn.all(order_queries.ORDER_LINES, order_id),
+        history=await conn.all(order_queries.HISTORY, order_id),
+        invoices=await conn.all(order_queries.INVOICES, order_id),
     )
-    return OrderDetail(
-        **_order(db, row, lines, principal[10]),
-        stage_history=history,
-        invoices=invoices,
-        artwork=artwork,
+    return order_detail_body(rows, request.principal.timezone)
+
+
+async def customers(conn: Reader, request: Request) -> Any:
+    page = _page_number(request)
+    total, rows = await statements.counted_page(
+        conn,
+        CUSTOMERS_COUNT,
+        CUSTOMERS_PAGE,
+        [request.principal.workspace_id],
+        CUSTOMERS_PER_PAGE,
+        offset(page, CUSTOMERS_PER_PAGE),
     )
+    grouped = await conn.all(customer_queries.ORDER_COUNTS, [r.id for r in rows]) if rows else []
+    data = customer_row_bodies(rows, customer_queries.order_counts(grouped))
+    return _page_body(request, data, page, CUSTOMERS_PER_PAGE, total)
 
 
-async def customers(
-    db: Driver, conn: Any, principal: Any, scope: dict[str, Any], headers: dict[bytes, bytes]
-) -> Any:
-    page, per_page = _page_number(scope), 50
-    workspace = principal[7]
-    total = (await db.row(conn, "customers_count", workspace))[0]
-    data: list[CustomerRow] = []
-    if (page - 1) * per_page < total:
-        rows = await db.rows(conn, "customers_page", workspace, per_page, (page - 1) * per_page)
-        counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-        if rows:
-            for customer, stage, n in await db.rows_in(
-                conn, "customer_counts", [r[0] for r in rows]
-            ):
-                counts[customer][0] += n
-                if stage in OPEN_STAGES:
-                    counts[customer][1] += n
-        when = db.when
-        for r in rows:
-            all_orders, open_orders = counts.get(r[0], (0, 0))
-            data.append(
-                CustomerRow(
-                    r[0], r[1], r[2], r[6], _two_places(r[7]), all_orders, open_orders,
-                    when(r[5]).isoformat(timespec="seconds"),
-                )
-            )  # fmt: skip
-    return _page(scope, headers, data, page, per_page, total)
-
-
-async def customer_detail(
-    db: Driver, conn: Any, principal: Any, scope: dict[str, Any], headers: Any, customer_id: int
-) -> Any:
-    row = None
+async def customer_detail(conn: Reader, request: Request, customer_id: int) -> Any:
+    customer = None
     if 0 < customer_id <= MAX_ID:
-        row = await db.row(conn, "customer_one", principal[7], customer_id)
-    if row is None:
-        raise HttpError(404, "Customer not found")
-    contacts = [
-        Contact(r[0], r[1], r[2], bool(r[3])) for r in await db.rows(conn, "contacts", customer_id)
-    ]
-    ltv = (await db.row(conn, "ltv", customer_id))[0]
-    price_list = None if row[6] is None else PriceList(row[6], _two_places(row[7]))
-    return CustomerDetail(
-        row[0], row[1], row[2], int(ltv or 0), price_list, row[3], row[4], contacts,
-        db.when(row[5]).isoformat(timespec="seconds"),
-    )  # fmt: skip
+        customer = await conn.one(
+            customer_queries.DETAIL, request.principal.workspace_id, customer_id
+        )
+    if customer is None:
+        raise NotFound("Customer not found")
+    contacts = await conn.all(customer_queries.CONTACTS, customer_id)
+    return customer_detail_body(customer_queries.CustomerRows(customer, contacts))
 
 
-def _sku_status(on_hand: int, reserved: int, reorder_point: int, discontinued: Any) -> str:
-    available = on_hand - reserved
-    if discontinued:
-        return "discontinued"
-    if available <= 0:
-        return "out_of_stock"
-    if available <= reorder_point:
-        return "low_stock"
-    return "in_stock"
+async def inventory(conn: Reader, request: Request) -> Any:
+    page = _page_number(request)
+    total, rows = await statements.counted_page(
+        conn,
+        SKUS_COUNT,
+        SKUS_PAGE,
+        [request.principal.workspace_id],
+        SKUS_PER_PAGE,
+        offset(page, SKUS_PER_PAGE),
+    )
+    return _page_body(request, sku_bodies(rows), page, SKUS_PER_PAGE, total)
 
 
-async def inventory(
-    db: Driver, conn: Any, principal: Any, scope: dict[str, Any], headers: dict[bytes, bytes]
-) -> Any:
-    page, per_page = _page_number(scope), 100
-    workspace = principal[7]
-    total = (await db.row(conn, "skus_count", workspace))[0]
-    data: list[Sku] = []
-    if (page - 1) * per_page < total:
-        when = db.when
-        data = [
-            Sku(
-                r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[6] - r[7], r[8],
-                _sku_status(r[6], r[7], r[8], r[9]), when(r[10]).isoformat(timespec="seconds"),
-            )
-            for r in await db.rows(conn, "skus_page", workspace, per_page, (page - 1) * per_page)
-        ]  # fmt: skip
-    return _page(scope, headers, data, page, per_page, total)
-
-
-ROUTES: dict[str, Callable[..., Awaitable[Any]]] = {
+ROUTES: dict[str, Handler] = {
     "/api/v1/me": me,
     "/api/v1/orders": orders,
     "/api/v1/customers": customers,
     "/api/v1/inventory": inventory,
 }
-DETAIL_ROUTES: dict[str, Callable[..., Awaitable[Any]]] = {
+DETAIL_ROUTES: dict[str, Handler] = {
     "/api/v1/orders/": order_detail,
     "/api/v1/customers/": customer_detail,
 }
 
 
-# --- ASGI ----------------------------------------------------------------------------------
-
-
-def _route(path: str) -> tuple[Callable[..., Awaitable[Any]], tuple[int, ...]] | None:
+def _route(path: str) -> tuple[Handler, tuple[int, ...]] | None:
     handler = ROUTES.get(path)
     if handler is not None:
         return handler, ()
@@ -617,10 +192,10 @@ def _route(path: str) -> tuple[Callable[..., Awaitable[Any]], tuple[int, ...]] |
     return None
 
 
-class Floor:
-    def __init__(self) -> None:
-        self.db: Driver | None = None
+# --- ASGI ----------------------------------------------------------------------------------
 
+
+class Floor:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             await self.lifespan(receive, send)
@@ -635,32 +210,30 @@ class Floor:
         await send({"type": "http.response.body", "body": body})
 
     async def answer(self, scope: dict[str, Any]) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
-        assert self.db is not None
-        headers = dict(scope["headers"])
         found = _route(scope["path"]) if scope["method"] == "GET" else None
         if found is None:
-            return 404, encode(Message("Not Found")), []
+            return 404, encode(ErrorBody(message="Not Found")), []
         handler, args = found
         try:
-            async with self.db.connection() as conn:
-                principal = await authenticate(self.db, conn, headers)
-                result = await handler(self.db, conn, principal, scope, headers, *args)
-        except HttpError as exc:
-            extra = [(b"www-authenticate", b"Bearer")] if exc.status == 401 else []
-            return exc.status, encode(Message(exc.message)), extra
+            async with statements.connection() as conn:
+                principal = await authenticate(conn, scope)
+                request = Request(scope, dict(scope["headers"]), principal)
+                result = await handler(conn, request, *args)
+        except ApiError as exc:
+            extra = [(k.lower().encode(), v.encode()) for k, v in (exc.headers or {}).items()]
+            return exc.status_code, encode(exc.body()), extra
         return 200, encode(result), []
 
     async def lifespan(self, receive: Any, send: Any) -> None:
+        """The database as Pressline's lifespan opens it (`models.db.start`, from
+        DATABASE_URL through piccolo_conf)."""
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                url = os.environ.get("DATABASE_URL", "sqlite:///pressline.sqlite3")
-                self.db = driver_for(url)
-                await self.db.start()
+                await db.start()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if self.db is not None:
-                    await self.db.stop()
+                await db.stop()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
@@ -668,18 +241,58 @@ class Floor:
 app = Floor()
 
 
-# --- byte-for-byte check against Pressline ---------------------------------------------------
+# --- the check: same bodies, same statements ----------------------------------------------
 
 
-def check(url: str) -> int:
-    """Ask both apps the same questions; every answer must match byte for byte."""
-    from benchmarks import common
+async def asgi_get(app: Any, target: str, token: str | None) -> tuple[int, bytes]:
+    """One GET through an ASGI app, in this process (host `bench.local`, as the links show)."""
+    path, _, query = target.partition("?")
+    headers = [(b"host", b"bench.local"), (b"accept", b"application/json")]
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
+        "root_path": "", "headers": headers, "client": ("127.0.0.1", 40000),
+        "server": ("127.0.0.1", 8000), "state": {},
+    }  # fmt: skip
+    sent: list[dict[str, Any]] = []
 
-    users = common.load_tokens(url)["users"]
-    paths: list[tuple[str, str | None]] = [("/api/v1/me", None)]
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+@contextlib.contextmanager
+def counting(seen: list[str]) -> Iterator[None]:
+    """Every statement sent: the runner's own, and any Piccolo query (none is expected on
+    these paths; counted so one would show)."""
+    engine_class = type(db.engine())
+    real = engine_class.run_querystring
+
+    async def spy(self: Any, querystring: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(str(querystring))
+        return await real(self, querystring, *args, **kwargs)
+
+    engine_class.run_querystring = spy  # type: ignore[method-assign]
+    try:
+        with statements.watch(lambda sql, _: seen.append(sql)):
+            yield
+    finally:
+        engine_class.run_querystring = real  # type: ignore[method-assign]
+
+
+def check_targets(users: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
+    targets: list[tuple[str, str | None]] = [("/api/v1/me", None)]
     for user in (users[0], users[len(users) // 2], users[-1]):
         token = user["token"]
-        paths += [
+        targets += [
             ("/api/v1/me", token),
             ("/api/v1/orders", token),
             ("/api/v1/orders?page=2", token),
@@ -695,23 +308,37 @@ def check(url: str) -> int:
             ("/api/v1/orders/2147483647", token),
             ("/api/v1/customers/2147483647", token),
         ]
-    paths.append(("/api/v1/orders", "plk_not-a-token"))
-    failures = 0
-    with (
-        common.Server("pressline", common.PRESSLINE_APP, url, quiet=True) as pressline,
-        common.Server("floor", common.FLOOR_APP, url, quiet=True) as floor,
-    ):
-        for path, token in paths:
-            answers = [
-                common.http_get(server.base + path, token=token, host="bench.local")
-                for server in (pressline, floor)
-            ]
-            if answers[0] != answers[1]:
+    targets.append(("/api/v1/orders", "plk_not-a-token"))
+    return targets
+
+
+async def check(url: str) -> int:
+    """Ask Pressline and the floor the same questions in this process: every answer must be
+    the same status and bytes, after the same number of statements."""
+    from api.app import create_app
+    from benchmarks import common
+
+    db.bind(db.engine_from_url(url))
+    pressline = create_app()
+    users = common.load_tokens(url)["users"]
+    failures, rows = 0, []
+    async with pressline.lifespan():
+        for target, token in check_targets(users):
+            answers, counts = [], []
+            for asgi in (pressline, app):
+                seen: list[str] = []
+                with counting(seen):
+                    answers.append(await asgi_get(asgi, target, token))
+                counts.append(len(seen))
+            same = answers[0] == answers[1] and counts[0] == counts[1]
+            rows.append((target, answers[0][0], counts[0], counts[1], "same" if same else "DIFF"))
+            if not same:
                 failures += 1
-                print(f"DIFFERENT {path}:")
+                print(f"DIFFERENT {target}: statements {counts[0]} / {counts[1]}")
                 print(f"  pressline {answers[0]!r:.600}\n  floor     {answers[1]!r:.600}")
+    print(common.table(["request", "status", "Pressline statements", "floor", "body"], rows))
     verdict = "identical" if not failures else f"{failures} different"
-    print(f"floor check on {common.label(url)}: {len(paths)} requests, {verdict}")
+    print(f"floor check on {common.label(url)}: {len(rows)} requests, {verdict}", flush=True)
     return 1 if failures else 0
 
 
@@ -722,26 +349,30 @@ async def _smoke() -> int:
     for backend in await common.smoke_backends():
         async with common.throwaway(backend) as url:
             common.run_seed(url, "--smoke")
-            status |= check(url)
+            status |= await check(url)
     return status
 
 
 def main() -> None:
     import argparse
     import asyncio
-    import sys
 
     from benchmarks import common
 
     common.require_module_run(__package__, "floor")
     parser = argparse.ArgumentParser(prog="python -m benchmarks.floor", description=__doc__)
-    parser.add_argument("--check", action="store_true", help="byte-compare with Pressline")
+    parser.add_argument(
+        "--check", action="store_true", help="same bodies and statement counts as Pressline"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases + check")
     args = parser.parse_args()
+    # The check runs Pressline's app: no rate limit in the way, no request log on stdout.
+    os.environ.update(RATE_LIMIT_READ=common.UNLIMITED, RATE_LIMIT_WRITE=common.UNLIMITED)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
     if args.smoke:
         sys.exit(asyncio.run(_smoke()))
     if args.check:
-        sys.exit(check(common.database_url()))
+        sys.exit(asyncio.run(check(common.database_url())))
     parser.print_help()
 
 

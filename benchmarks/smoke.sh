@@ -11,7 +11,7 @@ run() {
   "$PYTHON" -m "$@"
 }
 
-run benchmarks.floor --smoke                    # seeds tiny databases, byte-compares
+run benchmarks.floor --smoke                    # per endpoint: same bytes, same statement count
 run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
 run benchmarks.webhooks --smoke
 run benchmarks.retention --smoke

@@ -8,7 +8,7 @@ from litestar import Controller, Request, get
 
 from api.auth import Principal
 from api.openapi import COMMON_RESPONSES
-from api.schemas.users import User
+from api.schemas.users import User, user_body
 
 
 class MeController(Controller):
@@ -17,5 +17,4 @@ class MeController(Controller):
 
     @get(summary="The authenticated user", responses=COMMON_RESPONSES)
     async def get_me(self, request: Request[Principal, int, Any]) -> User:
-        user = request.user
-        return User(id=user.user_id, name=user.name, email=user.email)
+        return user_body(request.user)

@@ -12,7 +12,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from daemon.config import DaemonConfig, worker_name
 from daemon.dispatch import Dispatcher, open_session
 from daemon.listen import Listener
-from models import clock, db, idempotency, logs, retention
+from models import admin_sessions, clock, db, idempotency, login_throttle, logs, retention
 
 log = logging.getLogger("daemon")
 
@@ -104,23 +104,29 @@ class Daemon:
             self._idle.set()
 
     async def housekeeping(self) -> None:
-        """Delete what has outlived its use: expired Idempotency-Key rows, and the outbox's
-        history past WEBHOOK_RETENTION_DAYS (models/retention.py; `pending` is never touched).
-        A failure is logged and retried at the next run; delivery goes on meanwhile."""
+        """Delete what has outlived its use: expired Idempotency-Key rows, admin sessions and
+        failed logins, and the outbox's history past WEBHOOK_RETENTION_DAYS
+        (models/retention.py; `pending` is never touched). A failure is logged and retried at
+        the next run; delivery goes on meanwhile."""
         now = self.now()
         try:
             keys = await idempotency.purge_expired(now)
+            sessions = await admin_sessions.delete_expired(now)
+            failed_logins = await login_throttle.delete_expired(now)
             pruned = await retention.prune(self.config.retention_days, now)
         except Exception:
             log.exception("housekeeping failed; retrying in an hour")
             return
-        if keys or pruned.deliveries or pruned.events:
-            log.info(
-                "housekeeping done",
-                extra=logs.fields(
-                    idempotency_keys=keys, deliveries=pruned.deliveries, events=pruned.events
-                ),
-            )
+        log.info(
+            "housekeeping done",
+            extra=logs.fields(
+                idempotency_keys=keys,
+                admin_sessions=sessions,
+                failed_logins=failed_logins,
+                deliveries=pruned.deliveries,
+                events=pruned.events,
+            ),
+        )
 
     def wake(self) -> None:
         """Run the polling job now (new outbox rows, a free slot); never lost while it runs."""

@@ -44,3 +44,12 @@ async def record_failure(email: str, now: dt.datetime | None = None) -> None:
 async def clear(email: str) -> None:
     """A successful login starts the count again."""
     await FailedLogin.delete().where(FailedLogin.email == _key(email))
+
+
+async def delete_expired(now: dt.datetime | None = None) -> int:
+    """Housekeeping: failures older than the window no longer count for any email."""
+    now = now or clock.now()
+    gone = (
+        await FailedLogin.delete().where(FailedLogin.at <= now - WINDOW).returning(FailedLogin.id)
+    )
+    return len(gone)

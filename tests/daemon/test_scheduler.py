@@ -14,8 +14,14 @@ from aiohttp import web
 
 from daemon import listen
 from daemon.scheduler import HOUSEKEEPING_EVERY, HOUSEKEEPING_JOB, Daemon
-from models import outbox
-from models.tables import IdempotencyKey, WebhookDelivery, WebhookEvent
+from models import admin_sessions, login_throttle, outbox
+from models.tables import (
+    AdminSession,
+    FailedLogin,
+    IdempotencyKey,
+    WebhookDelivery,
+    WebhookEvent,
+)
 from tests import factories
 from tests.daemon import support
 from tests.daemon.conftest import config
@@ -162,9 +168,17 @@ async def test_the_worker_purges_expired_keys_and_old_outbox_history(start_daemo
     kept = await support.delivery(
         await support.event(ws, created_at=past), sub, status="failed", updated_at=recent
     )
+    stale_session = await admin_sessions.create(user.id, ws.id, now - dt.timedelta(days=8))
+    live_session = await admin_sessions.create(user.id, ws.id, now)
+    await login_throttle.record_failure("old@example.com", now - dt.timedelta(hours=1))
+    await login_throttle.record_failure("new@example.com", now)
 
     await daemon.housekeeping()
 
+    sessions = await AdminSession.select(AdminSession.digest).output(as_list=True)
+    assert sessions == [admin_sessions.digest(live_session)]
+    assert admin_sessions.digest(stale_session) not in sessions
+    assert await FailedLogin.select(FailedLogin.email).output(as_list=True) == ["new@example.com"]
     assert await IdempotencyKey.select(IdempotencyKey.key).output(as_list=True) == ["live"]
     remaining = await WebhookDelivery.select(WebhookDelivery.id).output(as_list=True)
     assert remaining == [kept.id]

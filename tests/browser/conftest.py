@@ -1,5 +1,6 @@
 """Browser tests: Debian's Chromium driven by Playwright against a real web process and a real
-worker. Skipped, with the reason, where Chromium or Playwright is missing (like PostgreSQL).
+worker. Skipped, with the reason, where Chromium or Playwright is missing (like PostgreSQL);
+with PRESSLINE_REQUIRE_BROWSER=1 (CI) a missing browser is a failure instead.
 
 Each test ends with a screenshot of its last page in $PRESSLINE_SCREENSHOTS (default
 tests/browser/screenshots)."""
@@ -53,6 +54,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     reason = _missing()
     if reason is None:
         return
+    if os.environ.get("PRESSLINE_REQUIRE_BROWSER", "") == "1":  # CI: a missing browser fails
+        raise pytest.UsageError(f"{reason} and PRESSLINE_REQUIRE_BROWSER=1")
     for item in items:
         if "tests/browser" in str(item.path):
             item.add_marker(pytest.mark.skip(reason=reason))

@@ -28,18 +28,21 @@ import msgspec
 
 from api.auth import Principal, admit, bearer_token
 from api.controllers.customers import PER_PAGE as CUSTOMERS_PER_PAGE
+from api.controllers.events import PER_PAGE as EVENTS_PER_PAGE
 from api.controllers.inventory import PER_PAGE as SKUS_PER_PAGE
 from api.controllers.orders import PER_PAGE as ORDERS_PER_PAGE
 from api.errors import ApiError, NotFound, Unauthorized
 from api.pagination import offset, page_of
 from api.schemas.common import ErrorBody
 from api.schemas.customers import customer_detail_body, customer_row_bodies
+from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
 from api.schemas.orders import order_bodies, order_detail_body
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
 from models.queries import auth as auth_queries
 from models.queries import customers as customer_queries
+from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
 from models.queries import orders as order_queries
 from models.queries.filters import MAX_ID
@@ -49,6 +52,7 @@ from models.statements import Reader
 ORDERS_COUNT, ORDERS_PAGE = order_queries.list_statements(False, False, False)
 CUSTOMERS_COUNT, CUSTOMERS_PAGE = customer_queries.list_statements(False, False)
 SKUS_COUNT, SKUS_PAGE = sku_queries.list_statements(False, False, False)
+EVENTS_COUNT, EVENTS_PAGE = event_queries.list_statements(0, False, False)
 
 encode = msgspec.json.Encoder().encode
 Handler = Callable[..., Awaitable[Any]]
@@ -169,11 +173,25 @@ async def inventory(conn: Reader, request: Request) -> Any:
     return _page_body(request, sku_bodies(rows), page, SKUS_PER_PAGE, total)
 
 
+async def events(conn: Reader, request: Request) -> Any:
+    page = _page_number(request)
+    total, rows = await statements.counted_page(
+        conn,
+        EVENTS_COUNT,
+        EVENTS_PAGE,
+        [request.principal.workspace_id],
+        EVENTS_PER_PAGE,
+        offset(page, EVENTS_PER_PAGE),
+    )
+    return _page_body(request, event_bodies(rows), page, EVENTS_PER_PAGE, total)
+
+
 ROUTES: dict[str, Handler] = {
     "/api/v1/me": me,
     "/api/v1/orders": orders,
     "/api/v1/customers": customers,
     "/api/v1/inventory": inventory,
+    "/api/v1/events": events,
 }
 DETAIL_ROUTES: dict[str, Handler] = {
     "/api/v1/orders/": order_detail,
@@ -301,6 +319,9 @@ def check_targets(users: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
             ("/api/v1/customers?page=2", token),
             ("/api/v1/inventory", token),
             ("/api/v1/inventory?page=3", token),
+            ("/api/v1/events", token),
+            ("/api/v1/events?page=2", token),
+            ("/api/v1/events?page=100000", token),
             (f"/api/v1/customers/{user['customers'][0]}", token),
             (f"/api/v1/customers/{user['customers'][-1]}", token),
             (f"/api/v1/orders/{user['orders'][0]}", token),

@@ -29,7 +29,7 @@ from benchmarks import common
 
 common.require_module_run(__package__, "http")
 
-READ_ENDPOINTS = ("me", "orders", "order", "customers", "customer", "inventory")
+READ_ENDPOINTS = ("me", "orders", "order", "customers", "customer", "inventory", "events")
 FLOOR_TARGETS = {  # the targets, as a ratio of the floor's req/s on PostgreSQL
     "me": 0.6,
     "orders": 0.7,
@@ -37,6 +37,7 @@ FLOOR_TARGETS = {  # the issue's targets, as a ratio of the floor's req/s on Pos
     "customers": 0.7,
     "customer": 0.6,
     "inventory": 0.7,
+    "events": 0.7,
 }
 SQLITE_TARGET = 0.5
 CREATE_TARGET = 300.0  # creates/s with 16 clients
@@ -72,7 +73,7 @@ def request_specs(users: list[dict[str, Any]], endpoint: str, seed: int = 7) -> 
         token = user["token"]
         if endpoint == "me":
             specs.append(["GET", "/api/v1/me", token, None])
-        elif endpoint in ("orders", "customers", "inventory"):
+        elif endpoint in ("orders", "customers", "inventory", "events"):
             specs.append(["GET", f"/api/v1/{endpoint}", token, None])
         elif endpoint == "order":
             specs.append(["GET", f"/api/v1/orders/{rng.choice(user['orders'])}", token, None])

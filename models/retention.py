@@ -21,7 +21,10 @@ import msgspec
 from models import clock, db, statements
 from models.statements import Sql
 
-BATCH = 500  # rows per statement: milliseconds of work, so a claim never queues behind one
+# Rows per statement: milliseconds of work, so a claim never queues long behind one. SQLite
+# has one writer at a time, so its batches are smaller (measured: docs/benchmarks.md).
+BATCH = 500
+SQLITE_BATCH = 100
 # After each batch the prune rests this many times as long as the batch took, so it takes
 # at most a fifth of the database's (and the worker's) time from delivery.
 REST_FACTOR = 4.0
@@ -101,8 +104,11 @@ async def prune_events(cutoff: dt.datetime, batch: int = BATCH) -> int:
     return deleted
 
 
-async def prune(retention_days: int, now: dt.datetime | None = None, batch: int = BATCH) -> Pruned:
+async def prune(
+    retention_days: int, now: dt.datetime | None = None, batch: int | None = None
+) -> Pruned:
     """Delete everything past the retention period, batch by batch, resting between them."""
     cutoff = (now or clock.now()) - dt.timedelta(days=retention_days)
+    batch = batch or (BATCH if db.is_postgres() else SQLITE_BATCH)
     deliveries = await prune_deliveries(cutoff, batch)
     return Pruned(deliveries=deliveries, events=await prune_events(cutoff, batch))

@@ -552,7 +552,7 @@ def scale_from(args: argparse.Namespace) -> Scale:
     if args.smoke:
         return Scale(
             workspaces=4, users_per_workspace=3, customers=80, skus=400, orders=2_000,
-            events=args.events,
+            events=args.events or 2_000,
         )  # fmt: skip
     base = Scale(workspaces=args.workspaces, users_per_workspace=args.users_per_workspace)
     return Scale(

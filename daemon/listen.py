@@ -1,4 +1,12 @@
-"""PostgreSQL LISTEN on the outbox channel: a wake-up call only; polling stays the backstop."""
+"""PostgreSQL LISTEN on the outbox channel: a wake-up call only; polling stays the backstop.
+
+Reconnecting backs off (1, 2, 4 … 30 s) only while attempts keep failing before the LISTEN is
+in place; once a connection has its LISTEN, the next loss waits the first delay again. A
+server that refuses or drops connections during setup therefore sees fewer and fewer
+attempts, and one that accepts the LISTEN and then drops it at once sees one attempt per
+first delay (1 s): never a tight loop. After any number of passing blips, NOTIFY is back
+within about a second, not after a backoff grown by the earlier losses.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +23,7 @@ log = logging.getLogger("daemon.listen")
 CHANNEL = "pressline_outbox"
 APPLICATION_NAME = "pressline-worker-listen"
 HEALTH_CHECK_EVERY = 30.0  # seconds; a silently dropped connection is noticed this late
+FIRST_RECONNECT_DELAY = 1.0
 MAX_RECONNECT_DELAY = 30.0
 
 
@@ -27,6 +36,7 @@ class Listener:
         self.connected = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._delay = FIRST_RECONNECT_DELAY
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="listen")
@@ -40,15 +50,14 @@ class Listener:
         self.on_notify()
 
     async def _run(self) -> None:
-        delay = 1.0
         while not self._stop.is_set():
             try:
                 await self._listen()
-                delay = 1.0
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                delay = self._delay
                 log.warning("LISTEN connection lost (%s); reconnecting in %g s", exc, delay)
                 await self._sleep(delay)
-                delay = min(delay * 2, MAX_RECONNECT_DELAY)
+                self._delay = min(delay * 2, MAX_RECONNECT_DELAY)
 
     async def _sleep(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
@@ -62,6 +71,7 @@ class Listener:
         conn.add_termination_listener(lambda _: lost.set())
         try:
             await conn.add_listener(CHANNEL, self._notified)
+            self._delay = FIRST_RECONNECT_DELAY  # a healthy connection: back off afresh
             self.connected.set()
             log.info("listening on %s", CHANNEL)
             self.on_notify()  # whatever was recorded while nobody listened

@@ -86,7 +86,8 @@ async def test_notify_wakes_the_daemon_long_before_the_next_poll(start_daemon, r
     admin = await asyncpg.connect(daemon.config.database_url)
     try:
         await admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = $1 AND datname = current_database()",
             listen.APPLICATION_NAME,
         )
     finally:

@@ -112,12 +112,12 @@ class _Outbox(Collector):
         yield _gauge(
             "pressline_outbox_attempts_last_5m",
             "Delivery attempts made in the last 5 minutes",
-            stats.attempts_last_5m,
+            stats.attempts_recent,
         )
         yield _gauge(
             "pressline_outbox_failed_attempts_last_5m",
             "Delivery attempts in the last 5 minutes that failed (non-2xx or network error)",
-            stats.failed_attempts_last_5m,
+            stats.failed_attempts_recent,
         )
         yield _gauge(
             "pressline_webhook_subscriptions_deactivated",

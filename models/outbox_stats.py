@@ -4,11 +4,12 @@ admin's overview show, read from the database so they hold whichever worker sent
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import msgspec
 from piccolo.query.functions.aggregate import Min
 
-from models import clock
+from models import clock, statements
 from models.tables import WebhookAttempt, WebhookDelivery, WebhookSubscription
 
 RECENT = dt.timedelta(minutes=5)
@@ -18,24 +19,26 @@ PENDING = "pending"
 class OutboxStats(msgspec.Struct, frozen=True):
     pending: int
     oldest_pending_age_seconds: float  # 0 when nothing is pending
-    attempts_last_5m: int
-    failed_attempts_last_5m: int
-    deactivated_subscriptions: int
+    attempts_recent: int  # attempts started within `recent` of now
+    failed_attempts_recent: int
+    deactivated_subscriptions: int  # deactivated or disabled
+    active_subscriptions: int
 
 
-def _when(value: dt.datetime | str) -> dt.datetime:
-    # Aggregates come back untyped on SQLite (the stored text), typed on PostgreSQL.
-    if isinstance(value, str):
-        return dt.datetime.fromisoformat(value).replace(tzinfo=dt.UTC)
-    return value
-
-
-async def outbox_stats(now: dt.datetime | None = None) -> OutboxStats:
+async def outbox_stats(
+    now: dt.datetime | None = None,
+    workspace_id: int | None = None,
+    recent: dt.timedelta = RECENT,
+) -> OutboxStats:
+    """The whole deployment's figures, or one workspace's; attempts counted over `recent`."""
     now = now or clock.now()
-    since = now - RECENT
-    pending = WebhookDelivery.status == PENDING
+    deliveries: Any = WebhookDelivery.status == PENDING
+    attempts: Any = WebhookAttempt.started_at >= now - recent
+    if workspace_id is not None:
+        deliveries &= WebhookDelivery.workspace == workspace_id
+        attempts &= WebhookAttempt.delivery.workspace == workspace_id
     oldest = await WebhookDelivery.select(Min(WebhookDelivery.created_at, alias="oldest")).where(
-        pending
+        deliveries
     )
     oldest_at = oldest[0]["oldest"] if oldest else None
     failed = (
@@ -43,15 +46,18 @@ async def outbox_stats(now: dt.datetime | None = None) -> OutboxStats:
         | (WebhookAttempt.status_code < 200)
         | (WebhookAttempt.status_code >= 300)
     )
-    recent = WebhookAttempt.started_at >= since
+    active: Any = WebhookSubscription.is_active == True  # noqa: E712 - a SQL expression
+    inactive: Any = WebhookSubscription.is_active == False  # noqa: E712
+    if workspace_id is not None:
+        active &= WebhookSubscription.workspace == workspace_id
+        inactive &= WebhookSubscription.workspace == workspace_id
     return OutboxStats(
-        pending=await WebhookDelivery.count().where(pending),
+        pending=await WebhookDelivery.count().where(deliveries),
         oldest_pending_age_seconds=0.0
         if oldest_at is None
-        else max(0.0, (now - _when(oldest_at)).total_seconds()),
-        attempts_last_5m=await WebhookAttempt.count().where(recent),
-        failed_attempts_last_5m=await WebhookAttempt.count().where(recent & failed),
-        deactivated_subscriptions=await WebhookSubscription.count().where(
-            WebhookSubscription.is_active == False  # noqa: E712 - a SQL expression
-        ),
+        else max(0.0, (now - statements.when(oldest_at)).total_seconds()),
+        attempts_recent=await WebhookAttempt.count().where(attempts),
+        failed_attempts_recent=await WebhookAttempt.count().where(attempts & failed),
+        deactivated_subscriptions=await WebhookSubscription.count().where(inactive),
+        active_subscriptions=await WebhookSubscription.count().where(active),
     )

@@ -22,14 +22,39 @@ class TargetRefused(OSError):
         return self.message
 
 
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052's well-known translation prefix
+
+
 def refusal(address: str) -> str | None:
-    """Why `address` (an IP literal) may not be called, or None when it is a public address."""
+    """Why `address` (an IP literal) may not be called, or None when it is a public address.
+
+    IPv6 forms that carry an IPv4 address are judged by what they reach: IPv4-mapped as the
+    IPv4 address itself; NAT64 (64:ff9b::/96) by the IPv4 address it translates to, and
+    otherwise as the reserved range it is in; 6to4 (2002::/16) and Teredo (2001::/32) are
+    refused whatever they embed, as tunnels that a receiver never needs and whose relays
+    nobody controls. Site-local (fec0::/10) is refused as the private range it was."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return "not an IP address"
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return _reason(ip.ipv4_mapped)
+        if ip.sixtofour is not None:
+            return f"6to4 address (embeds {ip.sixtofour})"
+        if ip.teredo is not None:
+            return f"Teredo address (embeds {ip.teredo[1]})"
+        if ip in NAT64:
+            inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+            inner_reason = _reason(inner)
+            if inner_reason is not None:
+                return f"NAT64 address embedding {inner} ({inner_reason})"
+        if ip.is_site_local:
+            return "site-local address"
+    return _reason(ip)
+
+
+def _reason(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
     checks = (
         ("unspecified", ip.is_unspecified),
         ("loopback", ip.is_loopback),
@@ -46,21 +71,33 @@ def refusal(address: str) -> str | None:
     return None
 
 
-def literal_ip(host: str) -> bool:
+def literal_address(host: str) -> str | None:
+    """The IP address that `host` is written as, or None for a name to resolve.
+
+    Beside the standard forms, every IPv4 form that the C library's inet_aton accepts counts:
+    `127.1`, `0177.0.0.1`, `0x7f.1`, `2130706433`. Resolvers turn those into addresses without
+    asking DNS, so they are judged here as the address they stand for."""
+    bare = host.strip("[]")
     try:
-        ipaddress.ip_address(host.strip("[]"))
+        ipaddress.ip_address(bare)
     except ValueError:
-        return False
-    return True
+        pass
+    else:
+        return bare
+    try:
+        return socket.inet_ntoa(socket.inet_aton(bare))
+    except (OSError, ValueError):  # ValueError: an embedded NUL
+        return None
 
 
 def check_literal(host: str) -> None:
-    """aiohttp does not resolve IP literals, so those are checked before the request."""
-    bare = host.strip("[]")
-    if literal_ip(bare):
-        reason = refusal(bare)
+    """Hosts written as addresses are checked before the request, in Pressline's own terms
+    (not left to how aiohttp or the resolver reads them)."""
+    address = literal_address(host)
+    if address is not None:
+        reason = refusal(address)
         if reason is not None:
-            raise TargetRefused(host, bare, reason)
+            raise TargetRefused(host, address, reason)
 
 
 class GuardedResolver(AbstractResolver):

@@ -242,3 +242,24 @@ async def test_numeric_shorthands_for_loopback_never_reach_it(make_dispatcher, r
     for d in rows:
         row = await support.load(d)
         assert row.attempts == 1 and row.last_status_code is None and row.last_error
+
+
+async def test_an_integer_host_for_loopback_is_refused_by_pressline_and_never_sent(
+    make_dispatcher, receiver: Receiver
+):
+    ws = await support.workspace()
+    port = receiver.base_url.rsplit(":", 1)[1]
+    sub = await support.subscription(ws, f"http://2130706433:{port}/hook")
+    [d] = await support.queued(ws, sub)
+
+    await make_dispatcher(allow_private_targets=False).run_once()
+
+    assert receiver.requests == []
+    row = await support.load(d)
+    [attempt] = await attempts_of(d.id)
+    refused = (
+        "refused target 2130706433: 127.0.0.1 is loopback address "
+        "(set WEBHOOK_ALLOW_PRIVATE_TARGETS=1 to allow)"
+    )
+    assert (attempt.status_code, attempt.error) == (None, refused)
+    assert (row.status, row.attempts, row.last_error) == ("pending", 1, refused)

@@ -93,6 +93,59 @@ def test_ip_literals_are_checked_before_the_request():
     targets.check_literal("hooks.example.com")  # names go through the resolver
 
 
+@pytest.mark.parametrize(
+    ("address", "reason"),
+    [
+        # 6to4 is refused whatever it embeds; the reason names the embedded address.
+        ("2002:7f00:1::", "6to4 address (embeds 127.0.0.1)"),
+        ("2002:a00:1::1", "6to4 address (embeds 10.0.0.1)"),
+        ("2002:808:808::1", "6to4 address (embeds 8.8.8.8)"),
+        # Teredo: the client address is stored inverted in the last 32 bits.
+        ("2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo address (embeds 127.0.0.1)"),
+        ("2001::1", "Teredo address"),
+        # NAT64's well-known prefix: the IPv4 address it translates to is checked.
+        ("64:ff9b::7f00:1", "NAT64 address embedding 127.0.0.1 (loopback address)"),
+        ("64:ff9b::a00:1", "NAT64 address embedding 10.0.0.1 (private address)"),
+        ("64:ff9b::a9fe:a9fe", "NAT64 address embedding 169.254.169.254 (link-local address)"),
+        ("fec0::1", "site-local address"),
+        ("feff:ffff::1", "site-local address"),
+    ],
+)
+def test_tunnelled_translated_and_site_local_addresses_are_refused(address, reason):
+    refusal = targets.refusal(address)
+    assert refusal is not None and refusal.startswith(reason), refusal
+
+
+@pytest.mark.parametrize(
+    ("host", "address", "reason"),
+    [
+        ("127.1", "127.0.0.1", "loopback"),  # inet_aton's a.b form
+        ("127.0.1", "127.0.0.1", "loopback"),  # a.b.c
+        ("0177.0.0.1", "127.0.0.1", "loopback"),  # octal
+        ("0x7f.0.0.1", "127.0.0.1", "loopback"),  # hexadecimal
+        ("0x7f000001", "127.0.0.1", "loopback"),
+        ("2130706433", "127.0.0.1", "loopback"),  # one integer
+        ("017700000001", "127.0.0.1", "loopback"),
+        ("0", "0.0.0.0", "unspecified"),  # noqa: S104
+        ("10.1", "10.0.0.1", "private"),
+        ("167772161", "10.0.0.1", "private"),
+        ("0xa9.0xfe.0xa9.0xfe", "169.254.169.254", "link-local"),
+        ("[2002:7f00:1::]", "2002:7f00:1::", "6to4"),
+        ("[fec0::1]", "fec0::1", "site-local"),
+        ("[64:ff9b::7f00:1]", "64:ff9b::7f00:1", "NAT64"),
+    ],
+)
+def test_literal_hosts_in_every_form_are_refused_before_the_request(host, address, reason):
+    with pytest.raises(targets.TargetRefused) as refused:
+        targets.check_literal(host)
+    assert refused.value.message.startswith(f"refused target {host}: {address} is {reason}")
+
+
+@pytest.mark.parametrize("host", ["134744072", "0x8.0x8.0x8.0x8", "8.8.8.8", "hooks.example.com"])
+def test_public_literals_in_any_form_and_names_pass_the_literal_check(host):
+    targets.check_literal(host)  # 134744072 and 0x8.0x8.0x8.0x8 are 8.8.8.8
+
+
 def test_lease_must_outlive_the_attempt_timeout():
     with pytest.raises(SettingsError, match="WEBHOOK_LEASE"):
         settings.read({"WEBHOOK_TIMEOUT": "10", "WEBHOOK_LEASE": "10"})

@@ -11,12 +11,17 @@ import enum
 import re
 import zoneinfo
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from models import clock, db, plans, tokens
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.tables import ApiToken, User, Workspace
+
+if TYPE_CHECKING:
+    from models.members import Member
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
 
@@ -45,21 +50,42 @@ def _days(errors: FieldErrors, field: str, days: int) -> dt.timedelta:
 # --- workspaces ----------------------------------------------------------------------------
 
 
-def workspace_data(row: Workspace) -> dict[str, Any]:
-    now = clock.now()
-    return {
-        "id": row.id,
-        "name": row.name,
-        "plan": row.plan,
-        "effective_plan": plans.effective_plan(row.plan, row.trial_ends_at, now),
-        "trial_ends_at": clock.iso(row.trial_ends_at) if row.trial_ends_at else None,
-        "currency": row.currency,
-        "tax_rate": f"{Decimal(row.tax_rate):.2f}",
-        "timezone": row.timezone,
-        "open_order_limit": row.open_order_limit,
-        "require_artwork_approval": row.require_artwork_approval,
-        "strict_sequence": row.strict_sequence,
-    }
+class WorkspaceInfo(msgspec.Struct, frozen=True):
+    """A workspace's settings as operators see them (timestamps in the API's form)."""
+
+    id: int
+    name: str
+    plan: str
+    effective_plan: str
+    trial_ends_at: str | None
+    currency: str
+    tax_rate: str
+    timezone: str
+    open_order_limit: int | None
+    require_artwork_approval: bool
+    strict_sequence: bool
+
+
+def workspace_info(row: Workspace) -> WorkspaceInfo:
+    return WorkspaceInfo(
+        id=row.id,
+        name=row.name,
+        plan=row.plan,
+        effective_plan=plans.effective_plan(row.plan, row.trial_ends_at, clock.now()),
+        trial_ends_at=clock.iso(row.trial_ends_at) if row.trial_ends_at else None,
+        currency=row.currency,
+        tax_rate=f"{Decimal(row.tax_rate):.2f}",
+        timezone=row.timezone,
+        open_order_limit=row.open_order_limit,
+        require_artwork_approval=row.require_artwork_approval,
+        strict_sequence=row.strict_sequence,
+    )
+
+
+async def list_workspaces() -> list[WorkspaceInfo]:
+    """Every workspace of the deployment, oldest first."""
+    rows = await Workspace.objects().order_by(Workspace.id)
+    return [workspace_info(row) for row in rows]
 
 
 async def get_workspace(workspace_id: int) -> Workspace:
@@ -128,8 +154,10 @@ async def set_workspace(
     require_artwork_approval: bool | None = None,
     strict_sequence: bool | None = None,
     trial_ends_at: dt.datetime | Keep | None = KEEP,
+    end_trial: bool = False,
 ) -> Workspace:
-    """Change the given settings; `open_order_limit=None` clears the override (plan default)."""
+    """Change the given settings; `open_order_limit=None` clears the override (plan default).
+    `end_trial` ends a running trial now: the workspace falls back to its own plan."""
     errors = FieldErrors()
     changes: dict[Any, Any] = {}
     if plan is not None:
@@ -144,28 +172,24 @@ async def set_workspace(
         changes[Workspace.strict_sequence] = strict_sequence
     if not isinstance(trial_ends_at, Keep):
         changes[Workspace.trial_ends_at] = trial_ends_at
+    if end_trial and not isinstance(trial_ends_at, Keep):
+        errors.add("trial_ends_at", "give either a trial end or end the trial, not both")
     errors.check()
-    if not changes:
+    if not changes and not end_trial:
         raise RuleRefused("nothing to change: give at least one setting")
     async with db.transaction():
-        await get_workspace(workspace_id)
-        changes[Workspace.updated_at] = clock.now()
+        current = await get_workspace(workspace_id)
+        now = clock.now()
+        if end_trial:
+            if current.trial_ends_at is None or current.trial_ends_at <= now:
+                raise RuleRefused(f"workspace {workspace_id} has no trial running")
+            changes[Workspace.trial_ends_at] = now
+        changes[Workspace.updated_at] = now
         await Workspace.update(changes).where(Workspace.id == workspace_id)
     return await get_workspace(workspace_id)
 
 
 # --- users ---------------------------------------------------------------------------------
-
-
-def user_data(row: User) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "workspace_id": row.workspace,
-        "name": row.name,
-        "email": row.email,
-        "is_active": row.is_active,
-        "deactivated_at": clock.iso(row.deactivated_at) if row.deactivated_at else None,
-    }
 
 
 async def get_user(user_id: int) -> User:
@@ -191,10 +215,10 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
     return row
 
 
-async def set_user_active(user_id: int, active: bool) -> User:
+async def set_user_active(user_id: int, active: bool) -> Member:
     """(De)activate a user; a deactivated user's tokens answer 403 until reactivated and
     their admin sessions end."""
-    from models import admin_sessions
+    from models import admin_sessions, members
 
     async with db.transaction():
         row = await get_user(user_id)
@@ -209,7 +233,7 @@ async def set_user_active(user_id: int, active: bool) -> User:
                     User.updated_at: now,
                 }
             ).where(User.id == user_id)
-    return await get_user(user_id)
+    return await members.get_member(user_id)
 
 
 # --- tokens --------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ The command line (`pressline user ...`) and the admin's staff page call these sa
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import msgspec
 
-from models import admin_sessions, clock, db, passwords
+from models import admin_sessions, clock, db, passwords, statements
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.tables import User
@@ -19,26 +20,31 @@ LAST_OWNER = "A workspace needs at least one active owner; make another member a
 
 
 class Member(msgspec.Struct, frozen=True):
+    """A user as the command line and the admin show one (timestamps in the API's form)."""
+
     id: int
     workspace_id: int
     name: str
     email: str
     role: str
     is_active: bool
+    deactivated_at: str | None
+    created_at: str
 
 
-async def _get(user_id: int) -> Member:
-    row = None
-    if 0 < user_id <= MAX_ID:
-        row = (
-            await User.select(
-                User.id, User.workspace, User.name, User.email, User.role, User.is_active
-            )
-            .where(User.id == user_id)
-            .first()
-        )
-    if row is None:
-        raise NotFoundError(f"user {user_id} not found")
+_COLUMNS = (
+    User.id,
+    User.workspace,
+    User.name,
+    User.email,
+    User.role,
+    User.is_active,
+    User.deactivated_at,
+    User.created_at,
+)
+
+
+def _member(row: dict[str, Any]) -> Member:
     return Member(
         id=row["id"],
         workspace_id=row["workspace"],
@@ -46,7 +52,31 @@ async def _get(user_id: int) -> Member:
         email=row["email"],
         role=row["role"],
         is_active=bool(row["is_active"]),
+        deactivated_at=statements.iso_or_none(row["deactivated_at"]),
+        created_at=statements.iso(row["created_at"]),
     )
+
+
+async def get_member(user_id: int) -> Member:
+    row = None
+    if 0 < user_id <= MAX_ID:
+        row = await User.select(*_COLUMNS).where(User.id == user_id).first()
+    if row is None:
+        raise NotFoundError(f"user {user_id} not found")
+    return _member(row)
+
+
+async def list_members(workspace_id: int | None = None) -> list[Member]:
+    """One workspace's members (the admin's staff page), or every user of the deployment
+    (`pressline user list`), by workspace, then name."""
+    query = User.select(*_COLUMNS)
+    if workspace_id is not None:
+        from models import accounts
+
+        await accounts.get_workspace(workspace_id)
+        query = query.where(User.workspace == workspace_id)
+    rows = await query.order_by(User.workspace).order_by(User.name).order_by(User.id)
+    return [_member(row) for row in rows]
 
 
 def check_role(role: str) -> str:
@@ -77,19 +107,19 @@ async def set_role(user_id: int, role: str) -> Member:
     """Make a member owner or staff; the last active owner cannot become staff."""
     check_role(role)
     async with db.transaction():
-        member = await _get(user_id)
+        member = await get_member(user_id)
         if member.role == role:
             return member
         if member.role == "owner" and member.is_active:
             await ensure_other_owner(member.id, member.workspace_id)
         await User.update({User.role: role, User.updated_at: clock.now()}).where(User.id == user_id)
-    return await _get(user_id)
+    return await get_member(user_id)
 
 
 async def set_password(user_id: int, password: str) -> Member:
     """A new admin password (at least 12 characters); the member's open sessions end."""
     hashed = await asyncio.to_thread(passwords.hash_password, password)
-    member = await _get(user_id)
+    member = await get_member(user_id)
     async with db.transaction():
         await User.update({User.password_hash: hashed, User.updated_at: clock.now()}).where(
             User.id == user_id
@@ -105,11 +135,11 @@ async def set_active(user_id: int, active: bool) -> Member:
     from models import accounts
 
     async with db.transaction():
-        member = await _get(user_id)
+        member = await get_member(user_id)
         if not active and member.is_active and member.role == "owner":
             await ensure_other_owner(member.id, member.workspace_id)
         await accounts.set_user_active(user_id, active)
-    return await _get(user_id)
+    return await get_member(user_id)
 
 
 async def add_member(
@@ -149,4 +179,4 @@ async def add_member(
         await User.update({User.role: role, User.password_hash: hashed}).where(
             User.id == created.id
         )
-    return await _get(created.id)
+    return await get_member(created.id)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import secrets
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from models import clock, db
+import msgspec
+
+from models import clock, db, statements
 from models.errors import ConflictError, InvalidFields, NotFoundError
 from models.outbox import EVENT_NAMES
+from models.queries.filters import MAX_ID
 from models.tables import (
     Customer,
     WebhookAttempt,
@@ -111,7 +116,9 @@ async def create(
 
 
 async def get(subscription_id: int) -> dict[str, Any]:
-    rows = await WebhookSubscription.select().where(WebhookSubscription.id == subscription_id)
+    rows = []
+    if 0 < subscription_id <= MAX_ID:
+        rows = await WebhookSubscription.select().where(WebhookSubscription.id == subscription_id)
     if not rows:
         raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
     return _row(rows[0])
@@ -194,30 +201,57 @@ async def disable(subscription_id: int, reason: str = OPERATOR_DISABLED) -> dict
     return await get(subscription_id)
 
 
-def _delivery_row(row: dict[str, Any]) -> dict[str, Any]:
-    def stamp(value: dt.datetime | None) -> str | None:
-        return clock.iso(value) if value else None
+class Delivery(msgspec.Struct, frozen=True):
+    """One delivery as operators see it. `next_attempt_at` is set while it is pending and
+    its subscription is active; a pending delivery of an inactive subscription is
+    `waiting_for_reenable` instead (the worker leaves it until the subscription is enabled)."""
 
-    return {
-        "id": row["id"],
-        "subscription": row["subscription"],
-        "event": row["event.name"],
-        "event_id": row["event.event_id"],
-        "status": row["status"],
-        "attempts": row["attempts"],
-        "next_attempt_at": stamp(row["next_attempt_at"]) if row["status"] == "pending" else None,
-        "last_status_code": row["last_status_code"],
-        "last_error": row["last_error"],
-        "created_at": stamp(row["created_at"]),
-        "completed_at": stamp(row["completed_at"]),
-    }
+    id: int
+    subscription: int
+    subscription_active: bool
+    event: str
+    event_id: str
+    order_number: str | None
+    status: str
+    attempts: int
+    next_attempt_at: str | None
+    waiting_for_reenable: bool
+    last_status_code: int | None
+    last_error: str | None
+    created_at: str
+    completed_at: str | None
+
+
+def _delivery(row: dict[str, Any]) -> Delivery:
+    pending = row["status"] == "pending"
+    active = bool(row["subscription_active"])
+    return Delivery(
+        id=row["id"],
+        subscription=row["subscription"],
+        subscription_active=active,
+        event=row["event.name"],
+        event_id=row["event.event_id"],
+        order_number=row["order_number"],
+        status=row["status"],
+        attempts=row["attempts"],
+        next_attempt_at=statements.iso_or_none(row["next_attempt_at"])
+        if pending and active
+        else None,
+        waiting_for_reenable=pending and not active,
+        last_status_code=row["last_status_code"],
+        last_error=row["last_error"],
+        created_at=statements.iso(row["created_at"]),
+        completed_at=statements.iso_or_none(row["completed_at"]),
+    )
 
 
 _DELIVERY_COLUMNS = (
     WebhookDelivery.id,
     WebhookDelivery.subscription,
+    WebhookDelivery.subscription.is_active.as_alias("subscription_active"),
     WebhookDelivery.event.name,
     WebhookDelivery.event.event_id,
+    WebhookDelivery.event._.order._.number.as_alias("order_number"),
     WebhookDelivery.status,
     WebhookDelivery.attempts,
     WebhookDelivery.next_attempt_at,
@@ -228,7 +262,7 @@ _DELIVERY_COLUMNS = (
 )
 
 
-async def deliveries(subscription_id: int, limit: int = 50) -> list[dict[str, Any]]:
+async def deliveries(subscription_id: int, limit: int = 50) -> list[Delivery]:
     """The subscription's most recent deliveries, newest first."""
     await get(subscription_id)
     rows = (
@@ -237,43 +271,84 @@ async def deliveries(subscription_id: int, limit: int = 50) -> list[dict[str, An
         .order_by(WebhookDelivery.id, ascending=False)
         .limit(limit)
     )
-    return [_delivery_row(row) for row in rows]
+    return [_delivery(row) for row in rows]
 
 
-async def delivery(delivery_id: int) -> dict[str, Any]:
-    rows = await WebhookDelivery.select(*_DELIVERY_COLUMNS).where(WebhookDelivery.id == delivery_id)
+async def delivery(delivery_id: int) -> Delivery:
+    rows = []
+    if 0 < delivery_id <= MAX_ID:
+        rows = await WebhookDelivery.select(*_DELIVERY_COLUMNS).where(
+            WebhookDelivery.id == delivery_id
+        )
     if not rows:
         raise NotFoundError(f"Webhook delivery {delivery_id} not found.")
-    return _delivery_row(rows[0])
+    return _delivery(rows[0])
 
 
-async def attempts(delivery_id: int) -> list[dict[str, Any]]:
+class Attempt(msgspec.Struct, frozen=True):
+    """One HTTP attempt. `number` counts the delivery's attempts 1, 2, 3… in time order
+    across redeliveries; `sent_as` is the X-SVC-Attempt value it carried, which a redeliver
+    starts again at 1. `response_length` is the full body's size in bytes, and
+    `response_body` the (possibly cut, see `response_truncated`) text kept."""
+
+    id: int
+    number: int
+    sent_as: int
+    started_at: str
+    duration_ms: int
+    status_code: int | None
+    error: str | None
+    response_headers: dict[str, str]
+    response_body: str
+    response_truncated: bool
+    response_length: int
+    worker: str | None
+
+
+def _headers(stored: str | None) -> dict[str, str]:
+    """The recorded headers (a JSON object; older rows may hold a list of pairs) as an object."""
+    try:
+        value = json.loads(stored or "{}")
+    except ValueError:
+        return {}
+    pairs = value.items() if isinstance(value, dict) else value
+    headers: dict[str, str] = {}
+    for pair in pairs if isinstance(pairs, Iterable) else ():
+        if isinstance(pair, list | tuple) and len(pair) == 2:
+            name, text = str(pair[0]), str(pair[1])
+            headers[name] = f"{headers[name]}, {text}" if name in headers else text
+    return headers
+
+
+async def attempts(delivery_id: int) -> list[Attempt]:
     """Every recorded attempt of one delivery, oldest first, with the response kept."""
     await delivery(delivery_id)
     rows = (
         await WebhookAttempt.select()
         .where(WebhookAttempt.delivery == delivery_id)
+        .order_by(WebhookAttempt.started_at)
         .order_by(WebhookAttempt.id)
     )
     return [
-        {
-            "id": row["id"],
-            "number": row["number"],
-            "started_at": clock.iso(row["started_at"]),
-            "duration_ms": row["duration_ms"],
-            "status_code": row["status_code"],
-            "error": row["error"],
-            "response_headers": row["response_headers"],
-            "response_body": row["response_body"],
-            "response_truncated": bool(row["response_truncated"]),
-            "response_length": row["response_length"],
-            "worker": row["worker"],
-        }
-        for row in rows
+        Attempt(
+            id=row["id"],
+            number=position,
+            sent_as=row["number"],
+            started_at=statements.iso(row["started_at"]),
+            duration_ms=row["duration_ms"],
+            status_code=row["status_code"],
+            error=row["error"],
+            response_headers=_headers(row["response_headers"]),
+            response_body=row["response_body"] or "",
+            response_truncated=bool(row["response_truncated"]),
+            response_length=row["response_length"],
+            worker=row["worker"],
+        )
+        for position, row in enumerate(rows, start=1)
     ]
 
 
-async def redeliver(delivery_id: int) -> dict[str, Any]:
+async def redeliver(delivery_id: int) -> Delivery:
     """Queue one delivery again, whatever its state, for a fresh round of attempts."""
     now = clock.now()
     async with db.transaction():
@@ -286,10 +361,7 @@ async def redeliver(delivery_id: int) -> dict[str, Any]:
         if rows[0]["status"] == "pending" and lease is not None and lease > now:
             raise ConflictError(f"Webhook delivery {delivery_id} is being sent right now.")
         await WebhookDelivery.update(_queued_again(now)).where(WebhookDelivery.id == delivery_id)
-    result = await delivery(delivery_id)
-    sub = await get(result["subscription"])
-    result["subscription_active"] = sub["is_active"]
-    return result
+    return await delivery(delivery_id)
 
 
 async def edit(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
@@ -28,20 +29,6 @@ def pretty(body: str) -> str:
         return json.dumps(json.loads(body), indent=2, ensure_ascii=False)
     except ValueError:
         return body
-
-
-def header_lines(stored: str) -> list[tuple[str, str]]:
-    """A response's headers as recorded (a JSON object or list of pairs), as text pairs."""
-    try:
-        value = json.loads(stored or "{}")
-    except ValueError:
-        return [("(unreadable)", stored)]
-    pairs = value.items() if isinstance(value, dict) else value
-    lines: list[tuple[str, str]] = []
-    for pair in pairs:
-        if isinstance(pair, list | tuple) and len(pair) == 2:
-            lines.append((str(pair[0]), str(pair[1])))
-    return lines
 
 
 class DeliveryController(Controller):
@@ -88,7 +75,7 @@ class DeliveryController(Controller):
             attempt=max(1, row["attempts"]),
         )  # fmt: skip
         attempts = [
-            {**attempt, "headers": header_lines(attempt["response_headers"])}
+            {**msgspec.structs.asdict(attempt), "headers": list(attempt.response_headers.items())}
             for attempt in row["attempt_rows"]
         ]
         return page(

@@ -43,7 +43,7 @@ class StaffController(Controller):
         user: AdminUser = request.user
         return page(
             request, "staff.html", status_code=status_code, here="staff", title="Staff",
-            members=await queries.members(user.workspace_id), errors=errors or {},
+            members=await members.list_members(user.workspace_id), errors=errors or {},
             typed={**EMPTY, **(typed or {}), "password": ""}, message=message,
             notice=NOTICES.get(request.query_params.get("done", "")),
         )  # fmt: skip

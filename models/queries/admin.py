@@ -11,13 +11,13 @@ from piccolo.query.functions.aggregate import Max, Min
 from piccolo.table import Table
 
 from models import clock, plans, statements
+from models import subscriptions as webhook_subscriptions
 from models.errors import NotFoundError
 from models.queries.filters import MAX_ID
 from models.tables import (
     ApiToken,
     Customer,
     Order,
-    User,
     WebhookAttempt,
     WebhookDelivery,
     WebhookSubscription,
@@ -93,7 +93,7 @@ async def overview(workspace_id: int) -> dict[str, Any]:
     }
 
 
-# --- tokens and members ----------------------------------------------------------------------
+# --- tokens and customers --------------------------------------------------------------------
 
 
 def token_state(row: dict[str, Any], now: dt.datetime) -> str:
@@ -134,23 +134,6 @@ async def token(workspace_id: int, token_id: int) -> dict[str, Any]:
     await ensure_in_workspace(ApiToken, token_id, workspace_id)
     rows = await tokens(workspace_id)
     return next(row for row in rows if row["id"] == token_id)
-
-
-async def members(workspace_id: int) -> list[dict[str, Any]]:
-    return (
-        await User.select(
-            User.id,
-            User.name,
-            User.email,
-            User.role,
-            User.is_active,
-            User.deactivated_at,
-            User.created_at,
-        )
-        .where(User.workspace == workspace_id)
-        .order_by(User.name)
-        .order_by(User.id)
-    )
 
 
 async def customers(workspace_id: int) -> list[dict[str, Any]]:
@@ -280,10 +263,5 @@ async def delivery(workspace_id: int, delivery_id: int) -> dict[str, Any]:
     )
     if row is None:
         raise NotFoundError(f"webhook delivery {delivery_id} not found")
-    row["attempt_rows"] = (
-        await WebhookAttempt.select()
-        .where(WebhookAttempt.delivery == delivery_id)
-        .order_by(WebhookAttempt.number)
-        .order_by(WebhookAttempt.id)
-    )
+    row["attempt_rows"] = await webhook_subscriptions.attempts(delivery_id)
     return row

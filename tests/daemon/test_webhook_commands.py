@@ -138,5 +138,5 @@ async def test_enable_requeue_since_takes_an_iso_time(pressline):
     run = await pressline("webhook", "enable", sub.id, "--requeue-since", "2000-01-01T00:00:00Z")
     assert run.code == 0, run.err
     assert run.out.strip().endswith("1 failed or skipped deliveries queued again")
-    with pytest.raises(SystemExit):
-        await pressline("webhook", "enable", sub.id, "--requeue-since", "yesterday")
+    usage = await pressline("webhook", "enable", sub.id, "--requeue-since", "yesterday")
+    assert usage.code == 2 and "expected an ISO 8601 date-time" in usage.err

@@ -138,9 +138,9 @@ async def test_workspace_set_refusals(pressline):
     assert_refused(await pressline(f"workspace set --id {ws_id} --plan gold"), "plan: must be")
     run = await pressline(f"workspace set --id {ws_id} --open-order-limit -1 --json")
     assert run.code == 1 and run.data["errors"] == {"open_order_limit": ["must be 0 or more"]}
-    with pytest.raises(SystemExit) as usage:
-        await pressline(f"workspace set --id {ws_id} --strict-sequence maybe")
-    assert usage.value.code == 2
+    usage = await pressline(f"workspace set --id {ws_id} --strict-sequence maybe")
+    assert usage.code == 2
+    assert "Invalid value for '--strict-sequence'" in usage.err and "on or off" in usage.err
 
 
 # --- users ---------------------------------------------------------------------------------
@@ -211,10 +211,10 @@ async def test_token_create_refusals(pressline):
     assert_refused(run, "expires_at: must be in the future")
     run = await pressline(f"token create --user {user_id} --expires-in-days 0")
     assert_refused(run, "expires_in_days: must be between 1 and")
-    with pytest.raises(SystemExit):
-        await pressline(
-            f"token create --user {user_id} --expires-in-days 3 --expires-at 2031-01-01"
-        )
+    usage = await pressline(
+        f"token create --user {user_id} --expires-in-days 3 --expires-at 2031-01-01"
+    )
+    assert usage.code == 2 and "not both" in usage.err
     await pressline(f"user deactivate {user_id}")
     assert_refused(await pressline(f"token create --user {user_id}"), "is deactivated")
     assert await ApiToken.count() == 0

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from models import cli, clock
+import cli
+from models import clock
 from models.demo import WORKSPACE_NAME
 from models.stages import STAGES
 from models.tables import ApiToken, Order, Sku, Workspace

@@ -1,27 +1,34 @@
-"""`pressline demo`: migrate, build (or find) the sample workspace, print a working token."""
+"""`pressline demo`: migrate, build (or find) the sample workspace, print a working token and
+the admin login."""
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+import click
 
+from cli.output import Result, command
 from models import db
-from models.cli.output import CommandError, Result, add_json_flag
 from models.demo import WORKSPACE_NAME, build_demo
 from models.settings import get_settings
 
 COUNT_NAMES = {"skus": "SKUs", "paid_invoices": "paid"}
 
 
-async def demo(_: argparse.Namespace) -> Result:
-    try:
-        port = get_settings().port
-    except ValueError:
-        raise CommandError("PORT must be a whole number") from None
+@command(None, "demo")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    help="Port the web process listens on, for the printed addresses (default: PORT, 8000).",
+)
+async def demo(port: int | None) -> Result:
+    """Migrate, then build the trial workspace 'Demo Print Co' with sample data (once; later
+    runs reuse it) and print a fresh API token with a ready-to-paste curl line, and the
+    admin's address, email and a fresh password."""
+    port = port or get_settings().port
     await db.migrate()
     built = await build_demo()
-    url = f"http://127.0.0.1:{port}/api/v1/orders"
-    curl = f'curl -H "Authorization: Bearer {built.token}" {url}'
+    base = f"http://127.0.0.1:{port}"
+    curl = f'curl -H "Authorization: Bearer {built.token}" {base}/api/v1/orders'
+    admin = f"{base}/admin"
     if built.created:
         counts = ", ".join(f"{n} {COUNT_NAMES.get(name, name)}" for name, n in built.counts.items())
         summary = f"built workspace {built.workspace_id} {WORKSPACE_NAME!r} (trial): {counts}"
@@ -33,6 +40,7 @@ async def demo(_: argparse.Namespace) -> Result:
         summary,
         f"token for user {built.user_id} (shown once; expires {built.expires_at:%Y-%m-%d}):",
         built.token,
+        f"admin: {admin}  email {built.admin_email}  password {built.admin_password}",
         "try it:",
         curl,
     ]
@@ -43,18 +51,10 @@ async def demo(_: argparse.Namespace) -> Result:
         "trial_renewed": built.trial_renewed,
         "counts": built.counts,
         "token": built.token,
-        "expires_at": built.expires_at.isoformat(timespec="seconds"),
+        "expires_at": built.expires_at,
         "curl": curl,
+        "admin_url": admin,
+        "admin_email": built.admin_email,
+        "admin_password": built.admin_password,
     }
     return Result("\n".join(lines), data)
-
-
-def register(sub: Any) -> None:
-    parser = sub.add_parser(
-        "demo",
-        help="migrate, then build a trial workspace with sample data and print a token",
-        description=f"Builds the {WORKSPACE_NAME!r} workspace once (reused on later runs) "
-        "and prints a fresh token with a ready-to-paste curl line.",
-    )
-    add_json_flag(parser)
-    parser.set_defaults(handler=demo)

@@ -1,0 +1,132 @@
+"""`pressline order list|show|cancel`, `artwork proof|approve` and `invoice pay`: operators'
+reads of orders and changes to them, each change in one transaction with the webhook events
+it causes. An order is named by id or ORD- number, an invoice by id or INV- number."""
+
+from __future__ import annotations
+
+import click
+
+from api.schemas.orders import order_bodies, order_detail_body
+from cli.output import Result, command, moment, money
+from models import operators
+from models.stages import STAGES
+
+ORDER_HELP = "Order id, or ORD- number (e.g. ORD-2026-0042)."
+WORKSPACE_HELP = "Workspace id; needed only when the number exists in several workspaces."
+
+
+@click.group()
+def order() -> None:
+    """List and show orders; cancel one."""
+
+
+@click.group()
+def artwork() -> None:
+    """Artwork proofs and the customer's approval."""
+
+
+@click.group()
+def invoice() -> None:
+    """Invoices."""
+
+
+@command(order, "list")
+@click.option("--workspace", type=int, required=True, help="Workspace id.")
+@click.option("--stage", type=click.Choice(STAGES), help="Only orders in this stage.")
+@click.option("--customer", metavar="SLUG", help="Only this customer's orders (its slug).")
+@click.option("--limit", type=int, default=50, show_default=True, help="At most this many (1-500).")
+async def list_orders(
+    workspace: int, stage: str | None, customer: str | None, limit: int
+) -> Result:
+    """A workspace's orders, newest first, as GET /api/v1/orders shows them."""
+    found = await operators.list_orders(workspace, stage=stage, customer_slug=customer, limit=limit)
+    bodies = order_bodies(found.rows, found.lines, found.timezone)
+    lines = [f"{found.total} order(s) in workspace {workspace}"]
+    lines += [
+        f"  {o.id}  {o.number}  {o.stage}  {o.customer.name}"
+        f"  {money(o.totals.total_cents, o.totals.currency)}  created {moment(o.created_at)}"
+        for o in bodies
+    ]
+    if found.total > len(bodies):
+        lines.append(f"  … {found.total - len(bodies)} more (raise --limit)")
+    return Result("\n".join(lines), {"total": found.total, "orders": bodies})
+
+
+@command(order, "show")
+@click.argument("ref", metavar="ORDER")
+@click.option("--workspace", type=int, help=WORKSPACE_HELP)
+async def show(ref: str, workspace: int | None) -> Result:
+    """One order with its lines, stage history, invoices and artwork, as GET
+    /api/v1/orders/{id} shows it. ORDER: order id or ORD- number."""
+    found = await operators.order_detail(ref, workspace)
+    o = order_detail_body(found.rows, found.timezone)
+    lines = [
+        f"order {o.id} {o.number}: {o.stage}"
+        + (f" ({o.substage})" if o.substage else "")
+        + f", customer {o.customer.name} ({o.customer.slug})",
+        f"  total {money(o.totals.total_cents, o.totals.currency)}"
+        f" (tax {money(o.totals.tax_cents, o.totals.currency)})"
+        f"; due {o.due_by or '-'}; created {moment(o.created_at)}",
+    ]
+    for line in o.lines:
+        lines.append(
+            f"  {line.quantity} x {line.description}"
+            + (f" [{line.sku}]" if line.sku else "")
+            + f" @ {money(line.unit_price_cents, o.totals.currency)}"
+        )
+    lines.append(f"  artwork: {o.artwork.status}, version {o.artwork.version}")
+    for entry in o.stage_history:
+        lines.append(f"  {moment(entry.at)}  {entry.from_ or '-'} -> {entry.to}")
+    for inv in o.invoices:
+        lines.append(f"  invoice {inv.number}: {inv.status}, {money(inv.total, inv.currency)}")
+    if o.dispatched_at:
+        lines.append(
+            f"  dispatched {moment(o.dispatched_at)} with {o.carrier or '-'}"
+            f" {o.tracking_number or ''}".rstrip()
+        )
+    return Result("\n".join(lines), o)
+
+
+@command(order, "cancel")
+@click.option("--order", "ref", required=True, metavar="ORDER", help=ORDER_HELP)
+@click.option("--workspace", type=int, help=WORKSPACE_HELP)
+async def cancel(ref: str, workspace: int | None) -> Result:
+    """Cancel an open order, releasing its unconsumed stock (no webhook event)."""
+    done = await operators.cancel_order(ref, workspace)
+    return Result(
+        f"order {done.order_number} cancelled; unconsumed stock reservations released", done
+    )
+
+
+@command(artwork, "proof")
+@click.option("--order", "ref", required=True, metavar="ORDER", help=ORDER_HELP)
+@click.option("--workspace", type=int, help=WORKSPACE_HELP)
+async def proof(ref: str, workspace: int | None) -> Result:
+    """Send a new proof: version + 1, awaiting the customer's approval."""
+    state = await operators.send_proof(ref, workspace)
+    return Result(
+        f"proof v{state.version} sent for {state.order_number}: awaiting the customer's approval",
+        state,
+    )
+
+
+@command(artwork, "approve")
+@click.option("--order", "ref", required=True, metavar="ORDER", help=ORDER_HELP)
+@click.option("--workspace", type=int, help=WORKSPACE_HELP)
+async def approve(ref: str, workspace: int | None) -> Result:
+    """Record the customer's approval of the current proof (emits artwork.approved)."""
+    state = await operators.approve_artwork(ref, workspace)
+    return Result(
+        f"artwork v{state.version} of {state.order_number} approved (artwork.approved queued)",
+        state,
+    )
+
+
+@command(invoice, "pay")
+@click.argument("ref", metavar="INVOICE")
+@click.option("--workspace", type=int, help=WORKSPACE_HELP)
+async def pay(ref: str, workspace: int | None) -> Result:
+    """Mark an issued invoice paid (emits invoice.paid). INVOICE: invoice id or INV- number
+    (e.g. INV-2026-0001)."""
+    state = await operators.pay_invoice(ref, workspace)
+    return Result(f"invoice {state.number} marked paid (invoice.paid queued)", state)

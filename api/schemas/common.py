@@ -73,7 +73,8 @@ class ValidationErrorBody(Schema):
 
 class Links(Schema):
     """Absolute URLs of other pages of the same list, keeping every other query parameter
-    (and the proxy's X-Forwarded-Proto/Host); `prev` and `next` are null at the ends."""
+    (built from PUBLIC_URL, else the request's address: api/links.py); `prev` and `next` are
+    null at the ends."""
 
     first: str
     last: str

@@ -11,7 +11,8 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.test_ratelimit_redis import ROOT, SERVER, _free_port, _wait_healthy
+from tests.e2e.test_ratelimit_redis import ROOT, _free_port, _wait_healthy
+from tests.e2e.test_web_process import WEB
 
 pytestmark = pytest.mark.slow
 TOKEN = "scrape-token-0123456789"
@@ -38,12 +39,13 @@ def test_two_workers_report_the_same_totals(backend: str, tmp_path: Path):
     env = {
         **os.environ,
         "DATABASE_URL": backend,
+        "PORT": str(port),
         "METRICS_TOKEN": TOKEN,
         "PROMETHEUS_MULTIPROC_DIR": str(directory),
         "LOG_LEVEL": "WARNING",
     }
     server = subprocess.Popen(  # noqa: S603 - a fixed command line
-        [*SERVER, "--port", str(port), "--workers", "2"],
+        [*WEB, "--workers", "2"],
         cwd=ROOT,
         env=env,
     )

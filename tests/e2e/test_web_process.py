@@ -17,23 +17,23 @@ from models import tokens
 from tests import factories
 from tests.e2e.test_ratelimit_redis import ROOT, _free_port, _wait_healthy
 
-# The Procfile's web line, on a free port of the loopback interface.
+# The Procfile's web line, on the loopback interface (PORT in the environment).
 PROCFILE = (ROOT / "Procfile").read_text(encoding="utf-8")
-WEB = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--no-access-log"]
+WEB = [sys.executable, "-m", "api", "--host", "127.0.0.1"]
 
 pytestmark = pytest.mark.slow
 
 
-def test_the_procfile_turns_uvicorns_access_line_off():
+def test_the_procfile_runs_the_web_entry_point():
     [web] = [line for line in PROCFILE.splitlines() if line.startswith("web:")]
-    assert "--no-access-log" in web.split()
+    assert web.split()[1:] == ["python", "-m", "api"]
 
 
 def _run_web(env: dict[str, str], log: Path, requests: list[tuple[str, dict[str, str]]]) -> str:
     port = _free_port()
     with log.open("wb") as sink:
         process = subprocess.Popen(  # noqa: S603 - a fixed command line
-            [*WEB, "--port", str(port)], cwd=ROOT, env=env, stdout=sink, stderr=sink
+            WEB, cwd=ROOT, env={**env, "PORT": str(port)}, stdout=sink, stderr=sink
         )
     try:
         _wait_healthy(port, process)
@@ -91,9 +91,10 @@ def _pressline() -> str:
 def test_an_invalid_setting_stops_the_process_naming_the_variable(
     tmp_path, process, name, value, says
 ):
-    command = [*WEB, "--port", str(_free_port())] if process == "web" else [_pressline(), "migrate"]
+    command = WEB if process == "web" else [_pressline(), "migrate"]
     env = {
         **os.environ,
+        "PORT": str(_free_port()),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'unused.sqlite3'}",
         "WEBHOOK_TIMEOUT": "10",
         name: value,

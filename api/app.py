@@ -11,7 +11,7 @@ from litestar.enums import HttpMethod
 from litestar.middleware import DefineMiddleware
 from litestar.routes import HTTPRoute
 
-from api import metrics, openapi, ratelimit, request_log
+from api import links, metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
 from api.auth import TokenAuthMiddleware
@@ -75,7 +75,14 @@ def create_app() -> Litestar:
     app = Litestar(
         route_handlers=[api_v1, health.HealthController, metrics.metrics, admin_router()],
         lifespan=[database, token_use.keep_recording],
-        state=State({"rate_limiter": limiter, metrics.STATE_KEY: settings.metrics_token}),
+        state=State(
+            {
+                "rate_limiter": limiter,
+                metrics.STATE_KEY: settings.metrics_token,
+                links.STATE_KEY: links.public_base(settings.public_url),
+            }
+        ),
+        on_startup=[limiter.start],
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OPENAPI_CONFIG,
@@ -92,6 +99,7 @@ def create_app() -> Litestar:
     openapi.give_headers_a_schema(app.openapi_schema)
     document_events(app, app.openapi_schema)
     openapi.rename_components(app.openapi_schema)
+    links.document_server(app.openapi_schema, app.state[links.STATE_KEY])
     return app
 
 

@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 
 from litestar import Request
 
+from api.links import request_url
 from api.schemas.common import Links, Page
 
 T = TypeVar("T")
@@ -21,19 +22,11 @@ def offset(page: int, per_page: int) -> int:
     return (page - 1) * per_page
 
 
-def base_url(request: Request[Any, Any, Any]) -> str:
-    """The public URL of this endpoint, honouring the proxy's X-Forwarded-Proto/Host."""
-    url = request.url
-    scheme = request.headers.get("x-forwarded-proto", url.scheme).split(",")[0].strip()
-    host = request.headers.get("x-forwarded-host", url.netloc).split(",")[0].strip()
-    return f"{scheme}://{host}{url.path}"
-
-
 def page_envelope(
     request: Request[Any, Any, Any], data: list[T], *, page: int, per_page: int, total: int
 ) -> Page[T]:
     others = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
-    return page_of(base_url(request), others, data, page=page, per_page=per_page, total=total)
+    return page_of(request_url(request), others, data, page=page, per_page=per_page, total=total)
 
 
 def page_of(

@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl
 
 import msgspec
 
+from api import links
 from api.auth import Principal, admit, bearer_token
 from api.controllers.customers import PER_PAGE as CUSTOMERS_PER_PAGE
 from api.controllers.events import PER_PAGE as EVENTS_PER_PAGE
@@ -46,6 +47,7 @@ from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
 from models.queries import orders as order_queries
 from models.queries.filters import MAX_ID
+from models.settings import get_settings
 from models.statements import Reader
 
 # The unfiltered list statements, as Pressline's list handlers pick them without filters.
@@ -53,6 +55,8 @@ ORDERS_COUNT, ORDERS_PAGE = order_queries.list_statements(False, False, False)
 CUSTOMERS_COUNT, CUSTOMERS_PAGE = customer_queries.list_statements(False, False)
 SKUS_COUNT, SKUS_PAGE = sku_queries.list_statements(False, False, False)
 EVENTS_COUNT, EVENTS_PAGE = event_queries.list_statements(0, False, False)
+
+PUBLIC = links.public_base(get_settings().public_url)
 
 encode = msgspec.json.Encoder().encode
 Handler = Callable[..., Awaitable[Any]]
@@ -88,13 +92,9 @@ def _page_number(request: Request) -> int:
 
 
 def _page_body(request: Request, data: list[Any], page: int, per_page: int, total: int) -> Any:
-    """Pressline's envelope (api.pagination.page_of), its base URL read from the scope the
-    way `api.pagination.base_url` reads it from the request."""
-    headers, scope = request.headers, request.scope
-    scheme = headers.get(b"x-forwarded-proto", scope["scheme"].encode()).decode()
-    host = headers.get(b"x-forwarded-host", headers.get(b"host", b"")).decode()
-    scheme, host = scheme.split(",")[0].strip(), host.split(",")[0].strip()
-    base = f"{scheme}://{host}{scope['path']}"
+    """Pressline's envelope (api.pagination.page_of) at Pressline's own link base
+    (api.links.endpoint_url, with PUBLIC_URL read once as the app reads it)."""
+    base = links.endpoint_url(request.scope, PUBLIC)
     return page_of(base, [], data, page=page, per_page=per_page, total=total)
 
 

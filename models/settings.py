@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from models.urls import masked_url
+
 DEFAULT_DATABASE_URL = "sqlite:///pressline.sqlite3"
 DEFAULT_WEBHOOK_BACKOFF = (60, 300, 900, 3600, 14400)
 SHUTDOWN_MARGIN = 5.0  # seconds beyond WEBHOOK_TIMEOUT that requests in flight get on stop
@@ -78,19 +80,36 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
                 f"WEBHOOK_TIMEOUT ({self.webhook_timeout:g} s)"
             )
         _check_database_url(self.database_url)
-        if self.public_url is not None:
-            parts = urlsplit(self.public_url)
-            if parts.scheme not in {"http", "https"} or not parts.hostname:
-                raise SettingsError(
-                    "PUBLIC_URL must be an absolute http(s) URL such as "
-                    f"https://pressline.example.com, got {self.public_url!r}"
-                )
+        if self.public_url is not None and not _public_url_ok(self.public_url):
+            raise SettingsError(
+                "PUBLIC_URL must be an absolute http(s) URL such as "
+                "https://pressline.example.com or https://example.com/pressline (no user, "
+                f"query or fragment), got {masked_url(self.public_url)!r}"
+            )
         if self.redis_url is not None and urlsplit(self.redis_url).scheme not in {
             "redis",
             "rediss",
             "unix",
         }:
             raise SettingsError("REDIS_URL must start with redis://, rediss:// or unix://")
+
+
+def _public_url_ok(url: str) -> bool:
+    """What every absolute link may start with (api/links.py): scheme, host, port, path."""
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number from 0 to 65535
+    except ValueError:
+        return False
+    return (
+        parts.scheme in {"http", "https"}
+        and bool(parts.hostname)
+        and "@" not in parts.netloc
+        and not parts.query
+        and not parts.fragment
+        and "?" not in url
+        and "#" not in url
+    )
 
 
 def _check_database_url(url: str) -> None:

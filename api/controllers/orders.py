@@ -14,8 +14,9 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 from api.auth import Principal
 from api.errors import NotFound
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
+from api.links import request_url
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
-from api.pagination import base_url, offset, page_envelope
+from api.pagination import offset, page_envelope
 from api.params import query_operation
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import (
@@ -139,7 +140,7 @@ class OrderController(Controller):
             return Outcome(
                 status=HTTP_201_CREATED,
                 body=msgspec.json.encode(order_detail_body(created, principal.timezone)),
-                location=f"{base_url(request).rstrip('/')}/{created.order.id}",
+                location=f"{request_url(request).rstrip('/')}/{created.order.id}",
             )
 
         return await respond(request, idempotency_key, create)

@@ -82,9 +82,9 @@ async def create(
 @click.option("--workspace", type=int, required=True, help="Workspace id.")
 @click.argument("file", metavar="FILE.csv")
 async def import_file(workspace: int, file: str) -> Result:
-    """Create SKUs from a CSV file, all or none. FILE.csv's header row names the columns:
-    code, style, brand, colour, colour_hex, size, on_hand and optionally reorder_point
-    (dashes or underscores); bad rows are reported by line number."""
+    """Create SKUs from a CSV file, all or none; bad rows are reported by line number.
+    FILE.csv: UTF-8 CSV whose header row names the columns code, style, brand, colour,
+    colour_hex, size, on_hand and optionally reorder_point (dashes or underscores)."""
     try:
         # utf-8-sig: spreadsheet exports often start with a byte-order mark.
         with open(file, encoding="utf-8-sig", newline="") as source:  # noqa: ASYNC230

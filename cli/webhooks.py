@@ -119,8 +119,8 @@ def _attempt_lines(a: subscriptions.Attempt) -> list[str]:
         body = a.response_body
         if len(body) > BODY_SHOWN:
             body = (
-                f"{body[:BODY_SHOWN]}\n… first {BODY_SHOWN} of {len(a.response_body)} "
-                "characters kept; --json shows all of them"
+                f"{body[:BODY_SHOWN]}\n… the first {BODY_SHOWN} of {len(a.response_body)} "
+                "characters shown; --json shows all of them"
             )
         lines += [f"    {text}" for text in body.splitlines()]
     return lines

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 
 from models import clock
-from models.tables import WebhookSubscription
+from models.tables import WebhookAttempt, WebhookSubscription
 from tests import factories
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
@@ -140,3 +141,82 @@ async def test_enable_requeue_since_takes_an_iso_time(pressline):
     assert run.out.strip().endswith("1 failed or skipped deliveries queued again")
     usage = await pressline("webhook", "enable", sub.id, "--requeue-since", "yesterday")
     assert usage.code == 2 and "expected an ISO 8601 date-time" in usage.err
+
+
+async def test_attempts_are_numbered_across_redeliveries_with_headers_as_objects(
+    pressline, make_dispatcher, receiver: Receiver, fake_clock: FakeClock
+):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, receiver.url())
+    [d] = await support.queued(ws, sub)
+    await make_dispatcher().run_once()
+    assert (await pressline("webhook", "redeliver", d.id)).code == 0
+    fake_clock.advance(1)
+    await make_dispatcher().run_once()
+
+    run = await pressline("webhook", "attempts", d.id, "--json")
+    attempts = run.data["attempts"]
+    # Both rounds sent X-SVC-Attempt 1; the delivery's attempts still count 1, 2.
+    assert [(a["number"], a["sent_as"]) for a in attempts] == [(1, 1), (2, 1)]
+    stored = await WebhookAttempt.select(WebhookAttempt.number).where(
+        WebhookAttempt.delivery == d.id
+    )
+    assert [row["number"] for row in stored] == [1, 1]
+    for attempt in attempts:
+        assert isinstance(attempt["response_headers"], dict)
+        assert attempt["response_headers"]["Content-Type"].startswith("application/json")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", attempt["started_at"])
+    human = await pressline("webhook", "attempts", d.id)
+    numbered = [line.split()[0] for line in human.out.splitlines() if line.startswith("#")]
+    assert numbered == ["#1", "#2"]
+    assert '    {"ok":true}' in human.out or '    {"ok": true}' in human.out
+    assert "+00:00" not in human.out and " UTC  " in human.out
+
+
+async def test_attempts_show_the_response_body_cut_for_people(pressline):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
+    [d] = await support.queued(ws, sub, status="failed", attempts=1)
+    body = "".join(f"line {n:04d} of the receiver's error page\n" for n in range(200))
+    await WebhookAttempt(
+        delivery=d.id, number=1, started_at=clock.now(), duration_ms=30, status_code=500,
+        error="HTTP 500", response_headers='{"Content-Type": "text/plain", "X-Trace": "abc"}',
+        response_body=body, response_length=len(body),
+    ).save()  # fmt: skip
+    run = await pressline("webhook", "attempts", d.id, "--json")
+    [attempt] = run.data["attempts"]
+    assert attempt["response_body"] == body  # whole
+    assert attempt["response_headers"] == {"Content-Type": "text/plain", "X-Trace": "abc"}
+    human = await pressline("webhook", "attempts", d.id)
+    assert human.out.startswith("#1  ") and f"HTTP 500  body {len(body)} bytes" in human.out
+    assert "line 0000 of the receiver's error page" in human.out
+    assert "line 0199" not in human.out
+    shown = f"… the first 2000 of {len(body)} characters shown; --json shows all of them"
+    assert shown in human.out
+
+
+async def test_deliveries_show_the_order_and_wait_for_re_enable(pressline):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
+    customer = await factories.customer(ws)
+    order = await factories.order(ws, customer)
+    event = await support.event(ws, order=order.id)
+    d = await support.delivery(event, sub, next_attempt_at=clock.now() + dt.timedelta(minutes=5))
+    run = await pressline("webhook", "deliveries", sub.id, "--json")
+    [row] = run.data["deliveries"]
+    assert (row["order_number"], row["waiting_for_reenable"]) == (order.number, False)
+    assert row["next_attempt_at"] is not None and row["next_attempt_at"].endswith("+00:00")
+    human = await pressline("webhook", "deliveries", sub.id)
+    assert human.out.startswith(f"{d.id}  order.stage_changed  pending  attempts=0")
+    assert f"order={order.number}  next=20" in human.out and " UTC" in human.out
+
+    await pressline("webhook", "disable", sub.id)
+    run = await pressline("webhook", "deliveries", sub.id, "--json")
+    [row] = run.data["deliveries"]
+    assert row["waiting_for_reenable"] is True and row["next_attempt_at"] is None
+    assert row["subscription_active"] is False
+    human = await pressline("webhook", "deliveries", sub.id)
+    assert "next=waiting for re-enable" in human.out
+    await pressline("webhook", "enable", sub.id)
+    run = await pressline("webhook", "deliveries", sub.id, "--json")
+    assert run.data["deliveries"][0]["waiting_for_reenable"] is False

@@ -13,6 +13,7 @@ from models import clock
 from models.demo import WORKSPACE_NAME
 from models.stages import STAGES
 from models.tables import ApiToken, Order, Sku, Workspace
+from tests.admin.support import log_in
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -134,3 +135,26 @@ async def test_demo_human_output_and_reproducible_data(capsys):
     rebuilt = await demo(capsys)
     assert rebuilt["created"] is True and rebuilt["workspace_id"] != ws.id
     assert await fingerprint(rebuilt["workspace_id"]) == before
+
+
+async def test_demo_prints_the_real_port_and_the_admin_login(capsys, client, monkeypatch):
+    monkeypatch.setenv("PORT", "9123")
+    data = await demo(capsys)
+    assert data["curl"].endswith(" http://127.0.0.1:9123/api/v1/orders")
+    assert data["admin_url"] == "http://127.0.0.1:9123/admin"
+    given = await demo(capsys, "--port", "9555")
+    assert given["curl"].endswith(" http://127.0.0.1:9555/api/v1/orders")
+    assert given["admin_url"] == "http://127.0.0.1:9555/admin"
+    assert given["admin_email"] == data["admin_email"]
+    assert given["admin_password"] != data["admin_password"]  # a fresh one each run
+    login = await log_in(client, given["admin_email"], given["admin_password"])
+    assert login.status_code == 303 and login.headers["location"] == "/admin/"
+
+    code = await cli.run(["demo", "--port", "9556"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    admin = next(line for line in out if line.startswith("admin: "))
+    assert admin.startswith("admin: http://127.0.0.1:9556/admin  email ")
+    assert out[-1].endswith(" http://127.0.0.1:9556/api/v1/orders")
+    assert await cli.run(["demo", "--port", "70000"]) == 2
+    assert "70000 is not in the range 1<=x<=65535" in capsys.readouterr().err

@@ -7,7 +7,6 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -15,6 +14,7 @@ from daemon.config import DaemonConfig
 from daemon.scheduler import Daemon
 from models import db, logs
 from models.settings import get_settings
+from models.urls import masked_url
 
 log = logging.getLogger("daemon")
 
@@ -26,7 +26,7 @@ async def run(config: DaemonConfig) -> int:
     except (OSError, asyncpg.PostgresError) as exc:
         log.error(
             "cannot open the database",
-            extra=logs.fields(database=_safe(config.database_url), error=str(exc)),
+            extra=logs.fields(database=masked_url(config.database_url), error=str(exc)),
         )
         return 1
     stop = asyncio.Event()
@@ -45,15 +45,6 @@ async def run(config: DaemonConfig) -> int:
     finally:
         await db.stop()
     return 0
-
-
-def _safe(url: str) -> str:
-    """The URL without its password, for logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

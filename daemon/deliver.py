@@ -14,6 +14,7 @@ from yarl import URL
 
 from daemon import signing, targets
 from daemon.claim import Claimed
+from models.urls import masked_url
 
 RESPONSE_BODY_LIMIT = 64 * 1024  # docs/webhooks.md: stored whole up to 64 KiB, then truncated
 DRAIN_LIMIT = 8 * 1024 * 1024  # read (and count) at most this much past the stored part
@@ -77,7 +78,8 @@ def _status_error(outcome: Outcome) -> str | None:
         return None
     if 300 <= code < 400:
         location = outcome.headers.get("Location", "")
-        where = f" (Location: {location})" if location else ""
+        # A receiver may send our URL back, credentials and all.
+        where = f" (Location: {masked_url(location)})" if location else ""
         return f"HTTP {code}: redirect not followed{where}"
     return f"HTTP {code}"
 

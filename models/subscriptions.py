@@ -22,6 +22,7 @@ from models.tables import (
     WebhookSubscription,
     Workspace,
 )
+from models.urls import MASK, masked_url, password
 
 ALL_EVENTS = "*"
 OPERATOR_DISABLED = "disabled by an operator"
@@ -47,7 +48,8 @@ def normalise_events(text: str) -> str:
 
 
 def check_url(url: str) -> str:
-    """An absolute http(s) URL with a host; where it points is checked at send time."""
+    """An absolute http(s) URL with a host; where it points is checked at send time. A
+    password that is the mask (`****`) is refused: it stands for one that is not shown."""
     url = url.strip()
     problems: list[str] = []
     try:
@@ -60,6 +62,11 @@ def check_url(url: str) -> str:
         problems.append("The URL must be absolute, with http or https and a host.")
     if len(url) > MAX_URL_LENGTH:
         problems.append(f"The URL must be at most {MAX_URL_LENGTH} characters.")
+    if password(url) == MASK:
+        problems.append(
+            f"Type the password again: {MASK} stands for the stored one, which is kept only "
+            "when the rest of the URL is unchanged."
+        )
     if problems:
         raise InvalidFields({"url": problems})
     return url
@@ -71,11 +78,13 @@ def new_secret() -> str:
 
 
 def _row(sub: dict[str, Any]) -> dict[str, Any]:
+    """A subscription as it is shown: its URL with any password masked (only the worker
+    reads the stored URL, to send)."""
     deactivated = sub["deactivated_at"]
     return {
         "id": sub["id"],
         "workspace": sub["workspace"],
-        "url": sub["url"],
+        "url": masked_url(sub["url"]),
         "events": sub["events"],
         "customer": sub["customer"],
         "is_active": bool(sub["is_active"]),
@@ -367,8 +376,17 @@ async def redeliver(delivery_id: int) -> Delivery:
 async def edit(
     subscription_id: int, *, url: str, events: str, customer_id: int | None
 ) -> dict[str, Any]:
-    """Change a subscription's URL, events and customer scope; its secret and state stay."""
+    """Change a subscription's URL, events and customer scope; its secret and state stay.
+    The URL as it is shown (password masked) stands for the stored one, so a form sent
+    back unchanged keeps the password; with anything else changed it must be typed again."""
     errors: dict[str, list[str]] = {}
+    stored = []
+    if 0 < subscription_id <= MAX_ID:
+        stored = await WebhookSubscription.select(WebhookSubscription.url).where(
+            WebhookSubscription.id == subscription_id
+        )
+    if stored and url.strip() == masked_url(stored[0]["url"]):
+        url = stored[0]["url"]
     try:
         url = check_url(url)
     except InvalidFields as exc:

@@ -6,7 +6,7 @@ import datetime as dt
 import zoneinfo
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -18,6 +18,7 @@ from litestar.template.config import TemplateConfig
 
 from api.admin.security import HEADERS, NO_STORE, PREFIX, NotLoggedIn, OwnerOnly
 from models.errors import NotFoundError
+from models.urls import masked_url
 
 HERE = Path(__file__).parent
 UTC = dt.UTC
@@ -43,19 +44,6 @@ def local_time(value: dt.datetime | str | None, timezone: str) -> str:
     return f"{shown:%Y-%m-%d %H:%M} {offset[:3]}:{offset[3:]}"
 
 
-def masked(url: str) -> str:
-    """A target URL for display: a password in it is never shown."""
-    try:
-        from models.urls import masked_url  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit(parts._replace(netloc=f"{parts.username}:****@{host}"))
-    return str(masked_url(url))
-
-
 @pass_context
 def _when(context: Context, value: dt.datetime | str | None) -> str:
     user = context.get("user")
@@ -70,7 +58,7 @@ def _environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["when"] = _when
-    env.filters["masked"] = masked
+    env.filters["masked"] = masked_url  # a target URL's password is never shown
     return env
 
 

@@ -17,6 +17,7 @@ from models.errors import InvalidFields, NotFoundError
 from models.outbox import EVENT_NAMES
 from models.queries import admin as queries
 from models.tables import Customer, WebhookSubscription
+from models.urls import masked_url
 
 SubscriptionId = Annotated[int, PathParameter(description="Webhook subscription id")]
 NOTICES = {
@@ -126,7 +127,8 @@ class WebhookController(Controller):
             title="Webhook subscription", s=row, customers=await queries.customers(workspace_id),
             event_names=EVENT_NAMES, errors=errors or {},
             typed=typed or {
-                "url": row["url"], "events": events, "customer": str(row["customer"] or "")
+                "url": masked_url(row["url"]), "events": events,
+                "customer": str(row["customer"] or ""),
             },
             notice=_notice(request.query_params), since_default=f"{local:%Y-%m-%dT%H:%M:%S}",
         )  # fmt: skip

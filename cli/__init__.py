@@ -8,6 +8,7 @@ models/ and returns what `output.emit` prints. Parsing is click's; running is ou
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 
@@ -97,7 +98,11 @@ async def run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """The `pressline` console script: one command on its own event loop."""
     parsed = parse(sys.argv[1:] if argv is None else argv)
-    return parsed if isinstance(parsed, int) else asyncio.run(execute(parsed))
+    try:
+        return parsed if isinstance(parsed, int) else asyncio.run(execute(parsed))
+    except BrokenPipeError:  # the reader left (`pressline … | head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

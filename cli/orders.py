@@ -66,7 +66,7 @@ async def show(ref: str, workspace: int | None) -> Result:
         + f", customer {o.customer.name} ({o.customer.slug})",
         f"  total {money(o.totals.total_cents, o.totals.currency)}"
         f" (tax {money(o.totals.tax_cents, o.totals.currency)})"
-        f"; due {o.due_by or '-'}; created {moment(o.created_at)}",
+        f"; due {o.due_by[:10] if o.due_by else '-'}; created {moment(o.created_at)}",
     ]
     for line in o.lines:
         lines.append(

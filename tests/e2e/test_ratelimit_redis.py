@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -29,6 +31,7 @@ from tests import factories
 REDIS_URL = os.environ.get("REDIS_URL_FOR_TESTS", "redis://127.0.0.1:6379/0")
 REQUIRE_SERVICES = os.environ.get("PRESSLINE_REQUIRE_POSTGRES", "") == "1"
 ROOT = Path(__file__).resolve().parents[2]
+REDIS_SERVER = shutil.which("redis-server")
 
 SERVER = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--no-access-log"]
 
@@ -62,6 +65,8 @@ async def test_two_windows_sharing_redis_count_once(redis_prefix):
     first, second = ratelimit.RedisWindow(REDIS_URL), ratelimit.RedisWindow(REDIS_URL)
     key = f"{redis_prefix}:read:1"
     try:
+        await first.start()  # as the web process does at its start
+        await second.start()
         decisions = await asyncio.gather(
             *((first if n % 2 else second).hit(key, 60) for n in range(70))
         )
@@ -153,3 +158,184 @@ async def test_two_web_processes_share_one_users_limit(web_processes):
             assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert fresh.status_code == 200
     assert fresh.headers["X-RateLimit-Remaining"] == "59"
+
+
+# --- faults: a private redis-server of the test's own, stopped, restarted and hung ----------
+
+
+class PrivateRedis:
+    """A `redis-server` of this test alone, on a free port, without persistence: killing it
+    loses every count, as a restarted cache would."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(  # noqa: S603 - a fixed command line
+            [
+                str(REDIS_SERVER),
+                *("--port", str(self.port), "--bind", "127.0.0.1"),
+                *("--save", "", "--appendonly", "no", "--daemonize", "no"),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server on port {self.port} did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def pause(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.resume()
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    if REDIS_SERVER is None:
+        message = "redis-server is not installed"
+        if REQUIRE_SERVICES:
+            pytest.fail(message + " and PRESSLINE_REQUIRE_POSTGRES=1")
+        pytest.skip(message)
+    server = PrivateRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _hits(window: ratelimit.Window, key: str, count: int, limit: int) -> list[bool]:
+    return [(await window.hit(key, limit)).allowed for _ in range(count)]
+
+
+async def _shared_again(window: ratelimit.RedisWindow, seconds: float = 10) -> None:
+    async with asyncio.timeout(seconds):
+        while True:
+            if window.shared:
+                return
+            await asyncio.sleep(0.02)
+
+
+async def test_a_redis_restart_keeps_the_limit_across_the_outage_and_its_end(private_redis):
+    """Redis dies (its counts with it) and comes back on the same port: the process keeps
+    counting through the outage and gives Redis back what it counted, so across the whole
+    minute the user gets exactly the limit, and another process sees the same count."""
+    limit, key = 60, "pressline-test:rl:read:1"
+    window = ratelimit.RedisWindow(private_redis.url)
+    other = ratelimit.RedisWindow(private_redis.url)  # a second web process
+    try:
+        await window.start()
+        await other.start()
+        before = await _hits(window, key, 20, limit)
+        assert window.shared
+
+        private_redis.kill()
+        during = await _hits(window, key, 20, limit)
+        assert not window.shared
+
+        private_redis.start()  # empty: everything counted before is gone from Redis
+        await _shared_again(window)
+        after = await _hits(window, key, 40, limit)
+        elsewhere = await other.hit(key, limit)
+
+        client = aioredis.Redis.from_url(private_redis.url)
+        stored = await client.zcard(key)
+        await client.aclose()
+    finally:
+        await window.close()
+        await other.close()
+    assert all(before) and all(during)
+    assert sum(before) + sum(during) + sum(after) == limit
+    assert after == [True] * 20 + [False] * 20
+    assert not elsewhere.allowed  # the other process is refused: the count is shared again
+    assert stored == limit
+
+
+async def test_a_restart_between_two_requests_is_over_in_a_moment(private_redis):
+    """Redis restarts between two requests: the pooled connection is dead. The next request
+    is decided in-process (Redis would start it from zero), the counts are handed back, and
+    Redis is counting again a moment later, not seconds later."""
+    key = "pressline-test:rl:read:2"
+    window = ratelimit.RedisWindow(private_redis.url)
+    try:
+        await window.start()
+        assert (await window.hit(key, 60)).remaining == 59
+        private_redis.kill()
+        private_redis.start()
+        restarted = time.monotonic()
+        second = await window.hit(key, 60)
+        await _shared_again(window)
+        back_after = time.monotonic() - restarted
+        third = await window.hit(key, 60)
+        client = aioredis.Redis.from_url(private_redis.url)
+        stored = await client.zcard(key)
+        await client.aclose()
+    finally:
+        await window.close()
+    assert second.remaining == 58  # the first request still counts
+    assert back_after < 0.5
+    assert third.remaining == 57  # from Redis, which has the first two again
+    assert stored == 3
+
+
+async def test_a_hung_redis_costs_no_request_more_than_a_few_milliseconds(private_redis):
+    """Redis accepts connections but never answers (stopped): every request is decided at
+    once in-process; once it answers again the counts are shared, within the limit."""
+    limit, key = 60, "pressline-test:rl:read:3"
+    window = ratelimit.RedisWindow(private_redis.url)
+    try:
+        await window.start()
+        before = await _hits(window, key, 10, limit)
+        private_redis.pause()
+        latencies, during = [], []
+        try:
+            for _ in range(30):
+                began = time.perf_counter()
+                during.append((await window.hit(key, limit)).allowed)
+                latencies.append(time.perf_counter() - began)
+                await asyncio.sleep(0.01)
+            burst_began = time.perf_counter()
+            burst = await asyncio.gather(*(window.hit(key, limit) for _ in range(10)))
+            burst_seconds = time.perf_counter() - burst_began
+        finally:
+            private_redis.resume()
+        await _shared_again(window)
+        after = await _hits(window, key, 30, limit)
+        client = aioredis.Redis.from_url(private_redis.url)
+        stored = await client.zcard(key)
+        await client.aclose()
+    finally:
+        await window.close()
+    assert max(latencies) < 0.05, f"slowest request took {max(latencies) * 1000:.0f} ms"
+    assert burst_seconds < 0.05
+    assert all(before) and all(during) and all(d.allowed for d in burst)
+    assert sum(before) + sum(during) + len(burst) + sum(after) == limit
+    assert stored == limit

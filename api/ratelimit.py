@@ -14,24 +14,26 @@ updated by a Lua script (atomic across every web process, timed by the Redis ser
 
 Redis faults. Redis is on the path of every authenticated request, so no request waits
 for it longer than `RedisWindow.BUDGET` (10 ms) during which it answers nobody (a busy
-event loop still receives answers, so a burst is not mistaken for a hang). A request Redis
-does not answer, or whose connection turns out dead, is decided in-process, and so is every
-request after it until a background probe finds Redis answering again: a hung or lost Redis
-costs the requests then in flight at most the budget and the later ones nothing, and no
-request ever waits for the probe. The probe starts on fresh connections (a restart leaves
-every pooled one dead). The connection and the scripts are set up when the web process
-starts, so the first burst of requests has answers to measure the budget against.
+event loop still receives answers, so a burst is not mistaken for a hang; requests queue
+for a few connections rather than opening one each). A request Redis does not answer is
+decided in-process, and so is every request after it until a background probe, starting
+on fresh connections, finds Redis answering again: a hung Redis costs the requests then in
+flight at most the budget and the later ones nothing, and no request waits for the probe.
+The connection and the scripts are set up when the web process starts, so the first burst
+has answers to measure the budget against. A dead connection (Redis restarted, without the
+counts) is replaced and the request retried at once on a fresh one.
 
-The counts stay within the limit across the outage and its end because each process keeps,
+The counts stay within the limit across an outage and its end because each process keeps,
 beside Redis, its own log of every request it allowed, each entry named as its Redis member.
 In-process decisions therefore count what the process allowed through Redis before the
 outage; and before requests go back to Redis, the probe writes that log into Redis (members
 already there keep their place, so nothing counts twice, and a restarted, empty Redis gets
-the process's counts back). A dead connection is not retried on a fresh one for the same
-reason: it means Redis restarted without the counts, and its answer would start from zero.
-Between processes the outage is the one gap: each counts alone until Redis answers, so a user
-spreading requests over N processes can get up to N times the limit in the minute of an
-outage, and no more than the limit once the counts are handed back.
+the process's counts back). After a dead connection, the retried request sends its key's
+logged requests in the same script call, so its answer does not start from zero, and the
+other keys are handed back in the background. Between processes the outage is the one gap:
+each counts alone until Redis answers, so a user spreading requests over N processes can get
+up to N times the limit in the minute of an outage, and no more than the limit once the
+counts are handed back.
 """
 
 from __future__ import annotations

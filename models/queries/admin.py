@@ -7,18 +7,18 @@ import datetime as dt
 from typing import Any
 
 from piccolo.columns import Column
-from piccolo.query.functions.aggregate import Max, Min
+from piccolo.query.functions.aggregate import Max
 from piccolo.table import Table
 
 from models import clock, plans, statements
 from models import subscriptions as webhook_subscriptions
 from models.errors import NotFoundError
+from models.outbox_stats import outbox_stats
 from models.queries.filters import MAX_ID
 from models.tables import (
     ApiToken,
     Customer,
     Order,
-    WebhookAttempt,
     WebhookDelivery,
     WebhookSubscription,
     Workspace,
@@ -56,17 +56,7 @@ async def overview(workspace_id: int) -> dict[str, Any]:
     open_orders = await Order.count().where(
         (Order.workspace == workspace_id) & Order.stage.not_in(list(CLOSED_STAGES))
     )
-    subs = WebhookSubscription.workspace == workspace_id
-    pending = (WebhookDelivery.workspace == workspace_id) & (WebhookDelivery.status == "pending")
-    oldest = await WebhookDelivery.select(Min(WebhookDelivery.created_at, alias="oldest")).where(
-        pending
-    )
-    oldest_at = oldest[0]["oldest"] if oldest else None
-    failed = (
-        WebhookAttempt.status_code.is_null()
-        | (WebhookAttempt.status_code < 200)
-        | (WebhookAttempt.status_code >= 300)
-    )
+    outbox = await outbox_stats(now, workspace_id, recent=RECENT_FAILURES)
     return {
         "name": ws["name"],
         "plan": ws["plan"],
@@ -75,21 +65,13 @@ async def overview(workspace_id: int) -> dict[str, Any]:
         "includes_api": plans.includes_api(plan),
         "open_orders": open_orders,
         "open_order_limit": plans.open_order_limit(plan, ws["open_order_limit"]),
-        "subscriptions_active": await WebhookSubscription.count().where(
-            subs & (WebhookSubscription.is_active == True)  # noqa: E712 - SQL
-        ),
-        "subscriptions_deactivated": await WebhookSubscription.count().where(
-            subs & (WebhookSubscription.is_active == False)  # noqa: E712 - SQL
-        ),
-        "pending": await WebhookDelivery.count().where(pending),
-        "oldest_pending_age": None
-        if oldest_at is None
-        else max(dt.timedelta(0), now - statements.when(oldest_at)),
-        "failures_24h": await WebhookAttempt.count().where(
-            (WebhookAttempt.delivery.workspace == workspace_id)
-            & (WebhookAttempt.started_at >= now - RECENT_FAILURES)
-            & failed
-        ),
+        "subscriptions_active": outbox.active_subscriptions,
+        "subscriptions_deactivated": outbox.deactivated_subscriptions,
+        "pending": outbox.pending,
+        "oldest_pending_age": dt.timedelta(seconds=outbox.oldest_pending_age_seconds)
+        if outbox.pending
+        else None,
+        "failures_24h": outbox.failed_attempts_recent,
     }
 
 

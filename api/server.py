@@ -37,8 +37,9 @@ _TOO_LARGE = msgspec.json.encode(
 class HeadLimitedProtocol(HttpToolsProtocol):
     """httptools with a bound on each request's head. The bytes received while a head is
     incomplete are counted (the body's are not); a read that would pass the bound is parsed
-    only up to it, so the head must end there or the request is refused. Pipelined requests
-    are counted per read, so one of them may pass the bound by less than one read."""
+    only up to it, so the head must end there or the request is refused. The count restarts
+    when a request ends, so the start of a request pipelined behind it in the same read goes
+    uncounted: such a head may reach twice the bound, never more."""
 
     def __init__(
         self,
@@ -50,6 +51,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         super().__init__(config, server_state, app_state, _loop)
         self.head_bytes = 0
         self.in_head = True
+        self.head_ended = False
 
     def data_received(self, data: bytes) -> None:
         if not self.in_head:
@@ -60,17 +62,17 @@ class HeadLimitedProtocol(HttpToolsProtocol):
             self.head_bytes += len(data)
             super().data_received(data)
             return
-        self.head_bytes = MAX_HEAD_BYTES
+        self.head_bytes, self.head_ended = MAX_HEAD_BYTES, False
         super().data_received(data[:room])
         if self.transport.is_closing():  # the parser refused what it had
             return
-        if self.in_head:
-            self.refuse_head()
-        else:  # the head ended within the bound: the rest is body, or the next request
+        if self.head_ended:  # within the bound: the rest is body, or a pipelined request
             self.data_received(data[room:])
+        else:
+            self.refuse_head()
 
     def on_headers_complete(self) -> None:
-        self.in_head, self.head_bytes = False, 0
+        self.in_head, self.head_bytes, self.head_ended = False, 0, True
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:

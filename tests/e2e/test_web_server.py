@@ -224,6 +224,20 @@ def test_each_request_on_a_kept_alive_connection_has_its_own_limit(web: Web):
     assert statuses == [200, 401, 200]
 
 
+def test_pipelined_requests_in_one_read_are_each_within_the_limit(web: Web):
+    """Two requests of 10 KiB of headers each, sent at once: 20 KiB in one read, neither head
+    over the limit, both answered."""
+    with socket.create_connection(("127.0.0.1", web.port), timeout=5) as sock:
+        sock.sendall(head(headers=padding(10 * KIB)) * 2)
+        received = b""
+        sock.settimeout(5)
+        while received.count(b"HTTP/1.1 200 OK") < 2:
+            chunk = sock.recv(65536)
+            assert chunk, received
+            received += chunk
+    assert b" 431 " not in received
+
+
 def test_several_processes_on_one_port_refuse_large_heads_and_stop_on_sigterm(tmp_path: Path):
     server = start_web(
         tmp_path / "web.log",

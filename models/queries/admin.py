@@ -198,6 +198,18 @@ async def deliveries(
         where &= WebhookDelivery.status == status
     if event is not None:
         where &= WebhookDelivery.event.name == event
+    # The page's ids first, from the deliveries alone; then only those rows joined to their
+    # subscription and event (joining before the OFFSET joined every skipped row too).
+    ids = (
+        await WebhookDelivery.select(WebhookDelivery.id)
+        .where(where)
+        .order_by(WebhookDelivery.id, ascending=False)
+        .limit(PAGE_SIZE + 1)
+        .offset((page - 1) * PAGE_SIZE)
+        .output(as_list=True)
+    )
+    if not ids:
+        return [], False
     rows = (
         await WebhookDelivery.select(
             WebhookDelivery.id,
@@ -213,12 +225,10 @@ async def deliveries(
             WebhookDelivery.created_at,
             WebhookDelivery.completed_at,
         )
-        .where(where)
+        .where(WebhookDelivery.id.is_in(ids[:PAGE_SIZE]))
         .order_by(WebhookDelivery.id, ascending=False)
-        .limit(PAGE_SIZE + 1)
-        .offset((page - 1) * PAGE_SIZE)
     )
-    return rows[:PAGE_SIZE], len(rows) > PAGE_SIZE
+    return rows, len(ids) > PAGE_SIZE
 
 
 async def delivery(workspace_id: int, delivery_id: int) -> dict[str, Any]:

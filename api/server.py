@@ -39,7 +39,7 @@ class HeadLimitedProtocol(HttpToolsProtocol):
     incomplete are counted (the body's are not); a read that would pass the bound is parsed
     only up to it, so the head must end there or the request is refused. The count restarts
     when a request ends, so the start of a request pipelined behind it in the same read goes
-    uncounted: such a head may reach twice the bound, never more."""
+    uncounted: such a head may pass the bound by at most that one read's length."""
 
     def __init__(
         self,

@@ -174,3 +174,24 @@ async def test_last_use_of_a_token_is_listed(shop: Shop) -> None:
     row = await ApiToken.select(ApiToken.last_used_at).where(ApiToken.name == "Integration")
     assert row[0]["last_used_at"] is not None
     assert "never" not in (await shop.client.get("/admin/tokens")).text
+
+
+async def test_the_overview_counts_only_its_own_workspaces_webhooks(shop: Shop) -> None:
+    """Subscriptions, pending deliveries and the last day's failed attempts, this workspace's
+    alone: another workspace's are left out of every figure."""
+    mine = await subscription(shop.ws)
+    await subscriptions.disable(await subscription(shop.ws))
+    await delivery(shop.ws, mine, status="pending", status_code=None, error="timed out")
+    await delivery(shop.ws, mine, status="failed", status_code=500)
+    await delivery(shop.ws, mine, status="succeeded", status_code=200)
+    other = await factories.workspace(name="Elsewhere")
+    theirs = await subscription(other)
+    await subscriptions.disable(theirs)
+    for _ in range(3):
+        await delivery(other, theirs, status="pending", status_code=503)
+
+    page = await shop.client.get("/admin/")
+    figures = [int(n) for n in re.findall(r'class="figure">(\d+)', page.text)]
+    assert figures == [0, 1, 1, 2]  # open orders, active subscriptions, pending, failures
+    assert "1 deactivated" in page.text
+    assert "oldest waiting" in page.text

@@ -51,12 +51,12 @@ class LoginController(Controller):
             response.headers.update(headers)
             return response
         redirect = Redirect(path=target, status_code=303, headers=HEADERS)
-        redirect.cookies.append(session_cookie(session, https=request.url.scheme == "https"))
+        redirect.cookies.append(session_cookie(request, session))
         return redirect
 
     @post("/logout", status_code=303)
     async def log_out(self, request: Request[Any, Any, Any]) -> Redirect:
         await admin_sessions.delete(request.cookies.get(SESSION_COOKIE, ""))
         redirect = Redirect(path=f"{PREFIX}/login", status_code=303, headers=HEADERS)
-        redirect.cookies.append(session_cookie("", https=request.url.scheme == "https", max_age=0))
+        redirect.cookies.append(session_cookie(request, "", max_age=0))
         return redirect

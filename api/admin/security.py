@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from litestar import Request
 from litestar.config.csrf import CSRFConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie, ResponseHeader
@@ -14,6 +15,7 @@ from litestar.middleware import AbstractAuthenticationMiddleware, Authentication
 from litestar.middleware.csrf import CSRFMiddleware
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from api import links
 from models import admin_sessions
 from models.admin_sessions import AdminUser
 
@@ -85,7 +87,13 @@ def owner_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandl
         raise OwnerOnly
 
 
-def session_cookie(value: str, *, https: bool, max_age: int | None = None) -> Cookie:
+def session_cookie(
+    request: Request[Any, Any, Any], value: str, *, max_age: int | None = None
+) -> Cookie:
+    """The session cookie; `Secure` when the request came over HTTPS or PUBLIC_URL is https
+    (a proxy that terminates TLS may not say so in X-Forwarded-Proto)."""
+    public_url = request.app.state.get(links.STATE_KEY) or ""
+    https = request.url.scheme == "https" or public_url.startswith("https:")
     return Cookie(
         key=SESSION_COOKIE,
         value=value,

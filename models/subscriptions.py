@@ -95,10 +95,8 @@ def _row(sub: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def create(
-    workspace_id: int, url: str, events: str = ALL_EVENTS, customer_id: int | None = None
-) -> tuple[dict[str, Any], str]:
-    """A new active subscription; returns its row and the generated secret."""
+def _checked(url: str, events: str) -> tuple[str, str]:
+    """The URL and event list as stored, or every problem with either at once."""
     errors: dict[str, list[str]] = {}
     try:
         url = check_url(url)
@@ -110,12 +108,25 @@ async def create(
         errors.update(exc.errors)
     if errors:
         raise InvalidFields(errors)
-    if not await Workspace.exists().where(Workspace.id == workspace_id):
-        raise NotFoundError(f"Workspace {workspace_id} not found.")
+    return url, events
+
+
+async def _check_customer(workspace_id: int, customer_id: int | None) -> None:
+    """A customer scope must be one of the workspace's customers."""
     if customer_id is not None and not await Customer.exists().where(
         (Customer.id == customer_id) & (Customer.workspace == workspace_id)
     ):
         raise NotFoundError(f"Customer {customer_id} not found in workspace {workspace_id}.")
+
+
+async def create(
+    workspace_id: int, url: str, events: str = ALL_EVENTS, customer_id: int | None = None
+) -> tuple[dict[str, Any], str]:
+    """A new active subscription; returns its row and the generated secret."""
+    url, events = _checked(url, events)
+    if not await Workspace.exists().where(Workspace.id == workspace_id):
+        raise NotFoundError(f"Workspace {workspace_id} not found.")
+    await _check_customer(workspace_id, customer_id)
     secret = new_secret()
     row = WebhookSubscription(
         workspace=workspace_id, url=url, events=events, secret=secret, customer=customer_id
@@ -379,7 +390,6 @@ async def edit(
     """Change a subscription's URL, events and customer scope; its secret and state stay.
     The URL as it is shown (password masked) stands for the stored one, so a form sent
     back unchanged keeps the password; with anything else changed it must be typed again."""
-    errors: dict[str, list[str]] = {}
     stored = []
     if 0 < subscription_id <= MAX_ID:
         stored = await WebhookSubscription.select(WebhookSubscription.url).where(
@@ -387,23 +397,9 @@ async def edit(
         )
     if stored and url.strip() == masked_url(stored[0]["url"]):
         url = stored[0]["url"]
-    try:
-        url = check_url(url)
-    except InvalidFields as exc:
-        errors.update(exc.errors)
-    try:
-        events = normalise_events(events)
-    except InvalidFields as exc:
-        errors.update(exc.errors)
-    if errors:
-        raise InvalidFields(errors)
+    url, events = _checked(url, events)
     current = await get(subscription_id)
-    if customer_id is not None and not await Customer.exists().where(
-        (Customer.id == customer_id) & (Customer.workspace == current["workspace"])
-    ):
-        raise NotFoundError(
-            f"Customer {customer_id} not found in workspace {current['workspace']}."
-        )
+    await _check_customer(current["workspace"], customer_id)
     await WebhookSubscription.update(
         {
             WebhookSubscription.url: url,

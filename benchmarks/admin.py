@@ -93,7 +93,7 @@ async def run(backend: str, deliveries: int, count: int) -> list[list[object]]:
     rows: list[list[object]] = []
     async with common.throwaway(backend, "admin") as url:
         cookie, sub, delivery = await seed(url, deliveries)
-        with common.Server(name=f"admin-{backend}", app="api.app:app", url=url).start() as server:
+        with common.Server(name=f"admin-{backend}", app="api.app:app", url=url) as server:
             pages = [
                 "/admin/",
                 "/admin/deliveries",

@@ -220,7 +220,8 @@ def server_env(url: str, **extra: str) -> dict[str, str]:
 
 @dataclass
 class Server:
-    """One uvicorn process (1 worker, uvloop + httptools) on 127.0.0.1."""
+    """One server process (`benchmarks.serve`: the web process's uvicorn, 1 worker, uvloop +
+    httptools with its head bound) on 127.0.0.1."""
 
     name: str
     app: str
@@ -242,25 +243,7 @@ class Server:
 
     def start(self, timeout: float = 60.0) -> Server:
         self.port = free_port()
-        command = [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            self.app,
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
-            "--workers",
-            "1",
-            "--loop",
-            "uvloop",
-            "--http",
-            "httptools",
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ]
+        command = [sys.executable, "-m", "benchmarks.serve", self.app, str(self.port)]
         output: Any = None
         if self.quiet:  # request logs go to a file, as they would go to a collector
             handle, name = tempfile.mkstemp(prefix=f"bench-{self.name}-", suffix=".log")

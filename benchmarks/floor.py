@@ -10,7 +10,7 @@ out is what is measured: Litestar (routing, request and response machinery), the
 the request log, query-parameter parsing beyond `page`, and a second pooled connection per
 request (Pressline's authentication and its handler each take one; the floor takes one).
 
-    DATABASE_URL=... uvicorn benchmarks.floor:app --loop uvloop --http httptools
+    DATABASE_URL=... python -m benchmarks.serve benchmarks.floor:app 8001
     DATABASE_URL=... python -m benchmarks.floor --check   # bodies and statement counts
     python -m benchmarks.floor --smoke                    # seed tiny databases, then check
 """

@@ -1,8 +1,9 @@
 """Pressline against the floor, side by side: per endpoint req/s, latency, CPU and memory.
 
-Both apps run alternately on the same database under uvicorn (1 worker, uvloop, httptools)
-on 127.0.0.1, for several rounds; the load comes from `wrk` (or benchmarks/loadgen.py in a
-separate process when wrk is missing), cycling through many benchmark users' tokens.
+Both apps run alternately on the same database under `benchmarks.serve` (the web process's
+uvicorn: 1 worker, uvloop, httptools) on 127.0.0.1, for several rounds; the load comes from
+`wrk` (or benchmarks/loadgen.py in a separate process when wrk is missing), cycling through many
+benchmark users' tokens.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.http
     python -m benchmarks.http --smoke        # tiny throwaway databases, a few seconds

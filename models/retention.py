@@ -24,10 +24,16 @@ from models.statements import Sql
 # Rows per statement: milliseconds of work, so a claim never queues long behind one. SQLite
 # has one writer at a time, so its batches are smaller (measured: docs/benchmarks.md).
 BATCH = 500
-SQLITE_BATCH = 100
+SQLITE_BATCH = 500
 # After each batch the prune rests this many times as long as the batch took, so it takes
 # at most a fifth of the database's (and the worker's) time from delivery.
 REST_FACTOR = 4.0
+# PostgreSQL keeps deleted rows as dead tuples until a VACUUM; left to autovacuum, a large
+# prune doubled delivery latency until it came (docs/benchmarks.md, Retention). So the prune
+# vacuums the outbox's tables itself, every this many deleted rows and when it ends. VACUUM
+# (not FULL) blocks no reads or writes.
+VACUUM_EVERY = 50_000
+VACUUM = "VACUUM (ANALYZE) webhook_deliveries, webhook_attempts, webhook_events"
 
 # Finished deliveries last changed before $1, after the (updated_at, id) key ($2, $3) where
 # the previous batch stopped. The outer status test re-checks each row as it is deleted: an
@@ -77,6 +83,11 @@ async def _rest(began: float) -> None:
     await asyncio.sleep((time.monotonic() - began) * REST_FACTOR)
 
 
+async def _vacuum() -> None:
+    if db.is_postgres():
+        await db.engine().run_ddl(VACUUM)
+
+
 async def prune_deliveries(cutoff: dt.datetime, batch: int = BATCH) -> int:
     deleted = 0
     key: tuple[Any, int] = (dt.datetime(1970, 1, 1, tzinfo=dt.UTC), 0)
@@ -88,6 +99,8 @@ async def prune_deliveries(cutoff: dt.datetime, batch: int = BATCH) -> int:
         deleted += len(rows)
         key = max((row[0], row[1]) for row in rows)
         await _rest(began)
+        if deleted % VACUUM_EVERY < len(rows):
+            await _vacuum()
 
 
 async def prune_events(cutoff: dt.datetime, batch: int = BATCH) -> int:
@@ -98,9 +111,12 @@ async def prune_events(cutoff: dt.datetime, batch: int = BATCH) -> int:
     deleted, after, last = 0, bounds[0] - 1, bounds[1]
     while after < last:
         began = time.monotonic()
-        deleted += len(await _write(PRUNE_EVENTS, cutoff, after, after + batch))
+        gone = len(await _write(PRUNE_EVENTS, cutoff, after, after + batch))
+        deleted += gone
         after += batch
         await _rest(began)
+        if gone and deleted % VACUUM_EVERY < gone:
+            await _vacuum()
     return deleted
 
 
@@ -110,5 +126,9 @@ async def prune(
     """Delete everything past the retention period, batch by batch, resting between them."""
     cutoff = (now or clock.now()) - dt.timedelta(days=retention_days)
     batch = batch or (BATCH if db.is_postgres() else SQLITE_BATCH)
-    deliveries = await prune_deliveries(cutoff, batch)
-    return Pruned(deliveries=deliveries, events=await prune_events(cutoff, batch))
+    pruned = Pruned(
+        deliveries=await prune_deliveries(cutoff, batch), events=await prune_events(cutoff, batch)
+    )
+    if pruned.deliveries or pruned.events:
+        await _vacuum()
+    return pruned

@@ -14,10 +14,12 @@ from litestar.status_codes import (
     HTTP_409_CONFLICT,
     HTTP_422_UNPROCESSABLE_ENTITY,
     HTTP_500_INTERNAL_SERVER_ERROR,
+    HTTP_503_SERVICE_UNAVAILABLE,
 )
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
 from api.validation import StrictBody
+from models import db
 from models.errors import ConflictError, DomainError, InvalidFields, NotFoundError
 
 log = logging.getLogger("pressline.errors")
@@ -64,6 +66,13 @@ class Refused(ApiError):
 
     def body(self) -> ValidationErrorBody:
         return ValidationErrorBody(message=self.message, errors={})
+
+
+class ServiceUnavailable(ApiError):
+    """The database was out of reach (docs/operations.md, Faults): try again in a second."""
+
+    status_code = HTTP_503_SERVICE_UNAVAILABLE
+    headers = {"Retry-After": "1"}
 
 
 def _response(
@@ -116,6 +125,19 @@ def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Resp
 
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    """Unhandled errors: 500 with no detail, except a lost or unreachable database, which is
+    the database's state, not a fault of the request: 503 with `Retry-After: 1`."""
+    if db.unavailable(exc):
+        log.warning(
+            "database unavailable on %s %s: %s: %s",
+            request.method,
+            request.url.path,
+            type(exc).__name__,
+            exc,
+        )
+        return handle_api_error(
+            request, ServiceUnavailable("Database unavailable; retry in a moment")
+        )
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return _response(HTTP_500_INTERNAL_SERVER_ERROR, ErrorBody(message="Internal server error"))
 

@@ -10,7 +10,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from piccolo.engine.postgres import PostgresEngine
+import asyncpg
+from piccolo.engine.postgres import PostgresEngine, PostgresTransaction
 from piccolo.engine.sqlite import SQLiteEngine, TransactionType
 
 if TYPE_CHECKING:
@@ -41,12 +42,111 @@ def sqlite_path(url: str) -> str:
     return url[len("sqlite:///") :]
 
 
+class DatabaseUnreachable(ConnectionError):
+    """A new connection to the database could not be made, whatever the server said (down,
+    refusing connections to this database, out of connection slots, starting up)."""
+
+
+# The server ended the session or will not take one: the statement did not run to its
+# answer, and the same request may well succeed a moment later on a fresh connection.
+_UNAVAILABLE_SQLSTATES = frozenset(
+    {"57P01", "57P02", "57P03", "53300"}  # admin/crash shutdown, starting up, no slots
+)
+# asyncpg's words for a closed connection; a pooled connection that closes while acquired is
+# also handed back to the pool at once, so its next statement reads "released back".
+_CLOSED_MESSAGES = (
+    "connection is closed",
+    "connection was closed",
+    "released back to the pool",
+    "pool is closing",
+)
+_SQLITE_UNAVAILABLE = ("unable to open database file", "database is locked")
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether `exc` means the database was out of reach (connection lost, refused, or the
+    server shutting down), as opposed to a fault of the statement or the data: the caller
+    answers 503 and may try again, rather than 500.
+
+    asyncpg: every connection-class error (SQLSTATE 08…, including "connection was closed in
+    the middle of operation"), admin or crash shutdown, "cannot connect now", too many
+    connections, and InterfaceError on a closed (or thereby released) connection or a closing
+    pool; OSError from the socket
+    (reset, refused, timed out). SQLite: the file cannot be opened, or stayed locked past the
+    busy timeout."""
+    if isinstance(exc, OSError | asyncpg.PostgresConnectionError):
+        return True
+    if isinstance(exc, asyncpg.PostgresError):
+        return exc.sqlstate in _UNAVAILABLE_SQLSTATES
+    if isinstance(exc, asyncpg.InterfaceError):
+        return any(text in str(exc) for text in _CLOSED_MESSAGES)
+    if isinstance(exc, asyncpg.exceptions.InternalClientError):
+        # State 2 is "consuming an error": the server sent an error to an idle connection,
+        # which only its FATAL at the end of the session does; the EOF is not read yet.
+        return "another operation (2) is in progress" in str(exc)
+    if isinstance(exc, sqlite3.OperationalError):
+        return any(text in str(exc) for text in _SQLITE_UNAVAILABLE)
+    return False
+
+
+async def _connect(*args: Any, **kwargs: Any) -> asyncpg.Connection:
+    """The pool's way to open a connection: any refusal becomes `DatabaseUnreachable`, so a
+    database that refuses connections for a reason of its own (not accepting connections,
+    renamed, permissions revoked) is a 503 like a server that is down."""
+    try:
+        return await asyncpg.connect(*args, **kwargs)
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+        raise DatabaseUnreachable(f"cannot connect to the database: {exc}") from exc
+
+
+class _Transaction(PostgresTransaction):
+    """Piccolo's transaction, leaving cleanly when its connection is gone: Piccolo's own exit
+    stops at the failed rollback, so the pooled connection would not be given back and the
+    transaction would stay current for the rest of the task."""
+
+    async def __aexit__(self, exception_type: Any, exception: Any, traceback: Any) -> bool:
+        try:
+            return await super().__aexit__(exception_type, exception, traceback)
+        except Exception:
+            if self._parent is None and self.engine.current_transaction.get() is self:
+                if self.engine.pool is not None:
+                    with contextlib.suppress(Exception):
+                        await self.engine.pool.release(self.connection)
+                self.engine.current_transaction.reset(self.context)
+            raise
+
+
+class Postgres(PostgresEngine):
+    """Piccolo's PostgreSQL engine, with a read that lost its connection retried once.
+
+    Outside a transaction each Piccolo query takes a pooled connection of its own; a SELECT
+    whose connection was lost (the server restarted, a backend was terminated) never
+    returned rows, so it runs again once on a fresh connection. Other statements are not
+    retried: the server may have committed them before the connection went."""
+
+    def transaction(self, allow_nested: bool = True) -> _Transaction:
+        return _Transaction(engine=self, allow_nested=allow_nested)
+
+    async def _run_in_pool(self, query: str, args: Any = None) -> Any:
+        try:
+            return await super()._run_in_pool(query, args)
+        except Exception as exc:
+            if not (unavailable(exc) and _is_read(query) and self.pool is not None):
+                raise
+        await self.pool.expire_connections()  # the others may be dead too
+        return await super()._run_in_pool(query, args)
+
+
+def _is_read(text: str) -> bool:
+    return text.lstrip()[:6].upper() == "SELECT" and " FOR UPDATE" not in text.upper()
+
+
 def engine_from_url(url: str) -> Engine:
     if is_postgres_url(url):
         parts = urlsplit(url)
         if not parts.path.strip("/"):
             raise ValueError("DATABASE_URL for PostgreSQL must name a database")
-        return PostgresEngine(config={"dsn": url}, log_queries=False)
+        return Postgres(config={"dsn": url}, log_queries=False)
     # A generous busy timeout: concurrent writers wait for the lock instead of failing.
     return SQLiteEngine(path=sqlite_path(url), timeout=30)
 
@@ -114,7 +214,9 @@ async def start(db: Engine | None = None) -> None:
     """Open the pool (PostgreSQL) or set WAL mode (SQLite); called from app/daemon lifespans."""
     db = db or engine()
     if isinstance(db, PostgresEngine):
-        await db.start_connection_pool(min_size=1, max_size=10, reset=_keep_session)
+        await db.start_connection_pool(
+            min_size=1, max_size=10, reset=_keep_session, connect=_connect
+        )
     else:
         await db.run_ddl("PRAGMA journal_mode=WAL")
 

@@ -74,12 +74,14 @@ class Sql:
     A row lock (`FOR UPDATE [OF t] [SKIP LOCKED]`) is PostgreSQL's only: SQLite's write
     transaction already locks the whole database, so its form leaves the clause out."""
 
-    __slots__ = ("has_list", "postgres", "sqlite")
+    __slots__ = ("has_list", "postgres", "reads", "sqlite")
 
     def __init__(self, text: str) -> None:
         text = " ".join(text.split())
         self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, text)
         self.has_list = _ANY.search(text) is not None
+        # A plain SELECT: safe to run again when its connection was lost before it answered.
+        self.reads = text.upper().startswith("SELECT") and _ROW_LOCK.search(text) is None
         sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", _UTC_TEXT.sub(r"\1", text))
         self.sqlite = _PLACEHOLDER.sub(r"?\1", _ROW_LOCK.sub("", sqlite))
 
@@ -158,24 +160,44 @@ def _json_ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 class _Postgres(_Decoding):
     """A pooled (or transaction's) asyncpg connection; statements are prepared once per
-    connection by asyncpg's statement cache."""
+    connection by asyncpg's statement cache.
 
-    __slots__ = ("conn",)
+    On a pooled connection outside a transaction, a read whose connection was lost (the
+    server restarted, the backend was terminated) has returned no row, so it runs once more
+    on a fresh connection; every later statement of the request uses that one. Writes and
+    statements inside a transaction are not retried: the error reaches the request (503)."""
 
-    def __init__(self, conn: Any) -> None:
+    __slots__ = ("conn", "owner")
+
+    def __init__(self, conn: Any, owner: _Connection | None = None) -> None:
         self.conn = conn
+        self.owner = owner  # set when the connection can be replaced by a fresh one
 
     async def rows(self, sql: Sql, *args: Any) -> list[Row]:
         if _listeners:
             _notify(sql.postgres, args)
-        rows: list[Row] = await self.conn.fetch(sql.postgres, *args)
+        try:
+            rows: list[Row] = await self.conn.fetch(sql.postgres, *args)
+        except Exception as exc:
+            await self._replace_after(exc, sql)
+            rows = await self.conn.fetch(sql.postgres, *args)
         return rows
 
     async def row(self, sql: Sql, *args: Any) -> Row | None:
         if _listeners:
             _notify(sql.postgres, args)
-        row: Row | None = await self.conn.fetchrow(sql.postgres, *args)
+        try:
+            row: Row | None = await self.conn.fetchrow(sql.postgres, *args)
+        except Exception as exc:
+            await self._replace_after(exc, sql)
+            row = await self.conn.fetchrow(sql.postgres, *args)
         return row
+
+    async def _replace_after(self, exc: Exception, sql: Sql) -> None:
+        """Re-raise `exc` unless it lost the connection under a read that can run again."""
+        if self.owner is None or not sql.reads or not db.unavailable(exc):
+            raise exc
+        self.conn = await self.owner.replace()
 
 
 class _Sqlite(_Decoding):
@@ -279,12 +301,21 @@ class _Connection:
             if engine.pool is not None:
                 self._pool = engine.pool
                 self._pooled = await engine.pool.acquire()
-                return _Postgres(self._pooled)
+                return _Postgres(self._pooled, self)
             # No pool (a script): a connection of its own, as Piccolo would open.
             conn = await engine.get_new_connection()
             self._close = conn.close
             return _Postgres(conn)
         raise TypeError(f"unsupported engine {type(engine).__name__}")
+
+    async def replace(self) -> Any:
+        """A fresh pooled connection in place of one that was lost. The pool's other idle
+        connections may be dead too (a restart takes them all), so they are expired first."""
+        pool = self._pool
+        await pool.release(self._pooled)
+        await pool.expire_connections()
+        self._pooled = await pool.acquire()
+        return self._pooled
 
     async def __aexit__(self, *_: object) -> None:
         if self._pool is not None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import io
+import logging
 import sqlite3
 import sys
 from typing import TYPE_CHECKING, Any
@@ -29,6 +31,9 @@ def _sqlite_timestamp(value: dt.datetime) -> str:
 
 
 sqlite3.register_adapter(dt.datetime, _sqlite_timestamp)
+
+log = logging.getLogger("pressline.db")
+POOL_CLOSE_SECONDS = 10.0
 
 
 def is_postgres_url(url: str) -> bool:
@@ -222,9 +227,17 @@ async def start(db: Engine | None = None) -> None:
 
 
 async def stop(db: Engine | None = None) -> None:
+    """Close the pool. asyncpg waits for every connection to be given back; one that never
+    is (its server backend killed mid-use) must not hold a shutdown forever, so after
+    POOL_CLOSE_SECONDS the pool's connections are terminated instead."""
     from models import statements
 
     statements.close()  # the SQLite read connection, reopened on the next read
     db = db or engine()
     if isinstance(db, PostgresEngine) and db.pool is not None:
-        await db.close_connection_pool()
+        pool, db.pool = db.pool, None
+        try:
+            await asyncio.wait_for(pool.close(), timeout=POOL_CLOSE_SECONDS)
+        except TimeoutError:
+            log.warning("closing the database pool timed out; terminating its connections")
+            pool.terminate()

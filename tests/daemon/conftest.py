@@ -17,10 +17,12 @@ from tests.daemon.support import FakeClock, Receiver, start_receiver
 @pytest.fixture(autouse=True)
 def _postgres_only(request: pytest.FixtureRequest) -> None:
     """Tests marked `postgres_only` run on the PostgreSQL backend and skip on SQLite."""
-    if request.node.get_closest_marker("postgres_only") is None:
+    marker = request.node.get_closest_marker("postgres_only")
+    if marker is None:
         return
     if not str(request.getfixturevalue("backend")).startswith("postgres"):
-        pytest.skip("PostgreSQL only (LISTEN/NOTIFY, several worker processes)")
+        reason = marker.kwargs.get("reason", "LISTEN/NOTIFY, several worker processes")
+        pytest.skip(f"PostgreSQL only ({reason})")
 
 
 @pytest.fixture

@@ -280,7 +280,7 @@ async def waiting_on_a_lock(admin: asyncpg.Connection) -> int:
     )
 
 
-@pytest.mark.postgres_only
+@pytest.mark.postgres_only(reason="a row lock holds the request in flight")
 async def test_sigterm_finishes_the_request_in_flight_then_exits_0(backend: str, tmp_path: Path):
     """The create waits for its workspace's row, locked here in another connection; SIGTERM
     arrives while it waits. New connections are refused at once, the create ends 201 once

@@ -182,6 +182,22 @@ async def secret(workspace_id: int, subscription_id: int) -> str:
     return str(row["secret"])
 
 
+def _delivery_columns() -> tuple[Any, ...]:
+    """What the delivery list and a delivery's page both show of each delivery."""
+    return (
+        WebhookDelivery.id,
+        WebhookDelivery.subscription,
+        WebhookDelivery.subscription.url.as_alias("url"),
+        WebhookDelivery.event.name.as_alias("event"),
+        WebhookDelivery.event.event_id.as_alias("event_id"),
+        WebhookDelivery.status,
+        WebhookDelivery.attempts,
+        WebhookDelivery.next_attempt_at,
+        WebhookDelivery.created_at,
+        WebhookDelivery.completed_at,
+    )
+
+
 async def deliveries(
     workspace_id: int,
     *,
@@ -212,18 +228,9 @@ async def deliveries(
         return [], False
     rows = (
         await WebhookDelivery.select(
-            WebhookDelivery.id,
-            WebhookDelivery.subscription,
-            WebhookDelivery.subscription.url.as_alias("url"),
-            WebhookDelivery.event.name.as_alias("event"),
-            WebhookDelivery.event.event_id.as_alias("event_id"),
-            WebhookDelivery.status,
-            WebhookDelivery.attempts,
+            *_delivery_columns(),
             WebhookDelivery.last_status_code,
             WebhookDelivery.last_error,
-            WebhookDelivery.next_attempt_at,
-            WebhookDelivery.created_at,
-            WebhookDelivery.completed_at,
         )
         .where(WebhookDelivery.id.is_in(ids[:PAGE_SIZE]))
         .order_by(WebhookDelivery.id, ascending=False)
@@ -237,18 +244,9 @@ async def delivery(workspace_id: int, delivery_id: int) -> dict[str, Any]:
         raise NotFoundError(f"webhook delivery {delivery_id} not found")
     row = (
         await WebhookDelivery.select(
-            WebhookDelivery.id,
-            WebhookDelivery.subscription,
-            WebhookDelivery.subscription.url.as_alias("url"),
+            *_delivery_columns(),
             WebhookDelivery.subscription.secret.as_alias("secret"),
-            WebhookDelivery.event.name.as_alias("event"),
-            WebhookDelivery.event.event_id.as_alias("event_id"),
             WebhookDelivery.event.body.as_alias("body"),
-            WebhookDelivery.status,
-            WebhookDelivery.attempts,
-            WebhookDelivery.next_attempt_at,
-            WebhookDelivery.created_at,
-            WebhookDelivery.completed_at,
         )
         .where((WebhookDelivery.id == delivery_id) & (WebhookDelivery.workspace == workspace_id))
         .first()

@@ -46,6 +46,17 @@ async def _postgres_reachable() -> str | None:
     return None
 
 
+async def require_postgres() -> None:
+    """Skip the test when PostgreSQL is not reachable, saying why; with
+    PRESSLINE_REQUIRE_POSTGRES=1 (CI) fail it instead."""
+    problem = await _postgres_reachable()
+    if problem is not None:
+        message = f"PostgreSQL not reachable at {ADMIN_URL} ({problem})"
+        if REQUIRE_POSTGRES:
+            pytest.fail(message + " and PRESSLINE_REQUIRE_POSTGRES=1")
+        pytest.skip(message)
+
+
 def _database_url(admin_url: str, name: str) -> str:
     return admin_url.rsplit("/", 1)[0] + "/" + name
 
@@ -72,12 +83,7 @@ async def backend(
         await db.migrate()
         yield url
         return
-    problem = await _postgres_reachable()
-    if problem is not None:
-        message = f"PostgreSQL not reachable at {ADMIN_URL} ({problem})"
-        if REQUIRE_POSTGRES:
-            pytest.fail(message + " and PRESSLINE_REQUIRE_POSTGRES=1")
-        pytest.skip(message)
+    await require_postgres()
     name = f"pressline_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     await _admin(f'CREATE DATABASE "{name}"')
     url = _database_url(ADMIN_URL, name)

@@ -24,13 +24,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import (
-    ADMIN_URL,
-    REQUIRE_POSTGRES,
-    _admin,
-    _database_url,
-    _postgres_reachable,
-)
+from tests.conftest import ADMIN_URL, _admin, _database_url, require_postgres
 from tests.deploy.test_files import PACKAGE_MANAGER_FILES
 from tests.e2e.test_ratelimit_redis import ROOT, _free_port
 
@@ -42,12 +36,7 @@ START_SECONDS = 60
 @pytest.fixture
 async def fresh_database() -> AsyncIterator[str]:
     """An empty PostgreSQL database of this test's own, dropped afterwards."""
-    problem = await _postgres_reachable()
-    if problem is not None:
-        message = f"PostgreSQL not reachable at {ADMIN_URL} ({problem})"
-        if REQUIRE_POSTGRES:
-            pytest.fail(message + " and PRESSLINE_REQUIRE_POSTGRES=1")
-        pytest.skip(message)
+    await require_postgres()
     name = f"pressline_deploy_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     await _admin(f'CREATE DATABASE "{name}"')
     try:

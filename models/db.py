@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 import io
 import logging
+import re
 import sqlite3
 import sys
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,7 @@ _CLOSED_MESSAGES = (
     "released back to the pool",
     "pool is closing",
 )
+_ROW_LOCK = re.compile(r"\bFOR\s+(?:NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b", re.IGNORECASE)
 _SQLITE_UNAVAILABLE = ("unable to open database file", "database is locked")
 
 
@@ -136,14 +138,16 @@ class Postgres(PostgresEngine):
         try:
             return await super()._run_in_pool(query, args)
         except Exception as exc:
-            if not (unavailable(exc) and _is_read(query) and self.pool is not None):
+            if not (unavailable(exc) and is_plain_read(query) and self.pool is not None):
                 raise
         await self.pool.expire_connections()  # the others may be dead too
         return await super()._run_in_pool(query, args)
 
 
-def _is_read(text: str) -> bool:
-    return text.lstrip()[:6].upper() == "SELECT" and " FOR UPDATE" not in text.upper()
+def is_plain_read(text: str) -> bool:
+    """A SELECT without a row lock: safe to run again when its connection was lost before it
+    answered (Piccolo's queries here, the statement runner's in models/statements.py)."""
+    return text.lstrip()[:6].upper() == "SELECT" and _ROW_LOCK.search(text) is None
 
 
 def engine_from_url(url: str) -> Engine:

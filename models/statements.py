@@ -80,8 +80,7 @@ class Sql:
         text = " ".join(text.split())
         self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, text)
         self.has_list = _ANY.search(text) is not None
-        # A plain SELECT: safe to run again when its connection was lost before it answered.
-        self.reads = text.upper().startswith("SELECT") and _ROW_LOCK.search(text) is None
+        self.reads = db.is_plain_read(text)
         sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", _UTC_TEXT.sub(r"\1", text))
         self.sqlite = _PLACEHOLDER.sub(r"?\1", _ROW_LOCK.sub("", sqlite))
 

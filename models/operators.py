@@ -39,38 +39,45 @@ class InvoiceRef(msgspec.Struct, frozen=True):
     number: str
 
 
-def _id(text: str) -> int | None:
-    """A plain id, or None when the text is not one (0 and overflowing ids are not found)."""
-    return int(text) if text.isascii() and text.isdigit() else None
+def _named(table: Any, field: str, prefix: str, ref: str) -> tuple[Any, str]:
+    """The condition selecting the row `ref` names (an id, or a number with `prefix`), and
+    the name as shown in messages."""
+    text = ref.strip()
+    if text.isascii() and text.isdigit():
+        row_id = int(text)
+        return table.id == (row_id if 0 < row_id <= MAX_ID else 0), text
+    if text.upper().startswith(prefix) and len(text) <= MAX_NUMBER:
+        return table.number == text.upper(), text.upper()
+    raise InvalidFields({field: [f"give an {field} id or an {prefix} number"]})
 
 
-async def _one(kind: str, text: str, rows: list[dict[str, Any]], workspace_id: int | None) -> Any:
+async def _one(
+    table: Any, field: str, prefix: str, ref: str, workspace_id: int | None, *extra: Any
+) -> Any:
+    """The one row `ref` names (within `workspace_id` when given), with its id, workspace,
+    number and the `extra` columns; or why not."""
+    where, text = _named(table, field, prefix, ref)
+    if workspace_id is not None:
+        where &= table.workspace == workspace_id
+    rows = (
+        await table.select(table.id, table.workspace, table.number, *extra)
+        .where(where)
+        .order_by(table.workspace)
+    )
     if not rows:
-        where = "" if workspace_id is None else f" in workspace {workspace_id}"
-        raise NotFoundError(f"{kind} {text} not found{where}")
+        scope = "" if workspace_id is None else f" in workspace {workspace_id}"
+        raise NotFoundError(f"{field} {text} not found{scope}")
     if len(rows) > 1:
         spaces = ", ".join(str(row["workspace"]) for row in rows)
         raise RuleRefused(
-            f"{kind} {text} exists in workspaces {spaces}: give --workspace to choose one"
+            f"{field} {text} exists in workspaces {spaces}: give --workspace to choose one"
         )
     return rows[0]
 
 
 async def find_order(ref: str, workspace_id: int | None = None) -> OrderRef:
     """The order named by id or ORD- number, optionally only within one workspace."""
-    text = ref.strip()
-    number_id = _id(text)
-    query = Order.select(Order.id, Order.workspace, Order.number, Order.workspace.timezone)
-    if number_id is not None:
-        query = query.where(Order.id == (number_id if 0 < number_id <= MAX_ID else 0))
-    elif text.upper().startswith(ORDER_PREFIX) and len(text) <= MAX_NUMBER:
-        text = text.upper()
-        query = query.where(Order.number == text)
-    else:
-        raise InvalidFields({"order": ["give an order id or an ORD- number"]})
-    if workspace_id is not None:
-        query = query.where(Order.workspace == workspace_id)
-    row = await _one("order", text, await query.order_by(Order.workspace), workspace_id)
+    row = await _one(Order, "order", ORDER_PREFIX, ref, workspace_id, Order.workspace.timezone)
     return OrderRef(
         id=row["id"],
         workspace_id=row["workspace"],
@@ -81,19 +88,7 @@ async def find_order(ref: str, workspace_id: int | None = None) -> OrderRef:
 
 async def find_invoice(ref: str, workspace_id: int | None = None) -> InvoiceRef:
     """The invoice named by id or INV- number, optionally only within one workspace."""
-    text = ref.strip()
-    number_id = _id(text)
-    query = Invoice.select(Invoice.id, Invoice.workspace, Invoice.number)
-    if number_id is not None:
-        query = query.where(Invoice.id == (number_id if 0 < number_id <= MAX_ID else 0))
-    elif text.upper().startswith(INVOICE_PREFIX) and len(text) <= MAX_NUMBER:
-        text = text.upper()
-        query = query.where(Invoice.number == text)
-    else:
-        raise InvalidFields({"invoice": ["give an invoice id or an INV- number"]})
-    if workspace_id is not None:
-        query = query.where(Invoice.workspace == workspace_id)
-    row = await _one("invoice", text, await query.order_by(Invoice.workspace), workspace_id)
+    row = await _one(Invoice, "invoice", INVOICE_PREFIX, ref, workspace_id)
     return InvoiceRef(id=row["id"], workspace_id=row["workspace"], number=row["number"])
 
 

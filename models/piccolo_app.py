@@ -5,6 +5,7 @@ import os
 from piccolo.conf.apps import AppConfig
 
 from models.tables import (
+    AdminFlash,
     AdminSession,
     ApiToken,
     Artwork,
@@ -20,6 +21,7 @@ from models.tables import (
     PriceList,
     Sku,
     StageChange,
+    StockMovement,
     User,
     WebhookAttempt,
     WebhookDelivery,
@@ -53,6 +55,8 @@ APP_CONFIG = AppConfig(
         WebhookAttempt,
         AdminSession,
         FailedLogin,
+        AdminFlash,
+        StockMovement,
     ],
     migration_dependencies=[],
     commands=[],

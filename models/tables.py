@@ -192,6 +192,24 @@ class Invoice(Table, tablename="invoices"):
     updated_at = Timestamptz(default=TimestamptzNow())
 
 
+class StockMovement(Table, tablename="stock_movements"):
+    """One change of a SKU's `on_hand` or `reserved` (models/stock_movements.py): the SKU page
+    explains every figure by these. Actor: `actor_kind` with the user and/or token."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade)
+    sku = ForeignKey(Sku, on_delete=OnDelete.cascade)
+    at = Timestamptz(default=TimestamptzNow())
+    kind = Varchar(length=20)  # models.stock_movements.MovementKind
+    delta_on_hand = Integer(default=0)
+    delta_reserved = Integer(default=0)
+    reason = Varchar(length=200, default="")
+    order = ForeignKey(Order, null=True, on_delete=OnDelete.set_null)
+    actor_kind = Varchar(length=10)  # models.actors.ActorKind
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
+
+
 class Artwork(Table, tablename="artwork"):
     """The artwork state of one order (one row per order, created with the order)."""
 
@@ -322,6 +340,18 @@ class AdminSession(Table, tablename="admin_sessions"):
     created_at = Timestamptz(default=TimestamptzNow())
     last_seen_at = Timestamptz(default=TimestamptzNow())
     expires_at = Timestamptz()  # the absolute end; idle expiry counts from last_seen_at
+
+
+class AdminFlash(Table, tablename="admin_flashes"):
+    """A one-time notice for the page a POST redirects to (api/admin/flash.py); read once, then
+    deleted. `secret` holds a value shown once (a new token) for the few seconds until then."""
+
+    id: Serial
+    session = ForeignKey(AdminSession, on_delete=OnDelete.cascade, index=True)
+    notice = Text(default="")
+    secret = Text(null=True, default=None)
+    details = Text(default="{}")  # JSON: what the page shows beside the secret
+    created_at = Timestamptz(default=TimestamptzNow())
 
 
 class FailedLogin(Table, tablename="failed_logins"):

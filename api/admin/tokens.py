@@ -8,6 +8,7 @@ from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
+from api.admin import flash
 from api.admin.forms import form, text, whole_number
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX
@@ -39,6 +40,7 @@ class TokenController(Controller):
         errors: dict[str, list[str]] | None = None,
         typed: dict[str, str] | None = None,
         message: str = "",
+        notice: str = "",
     ) -> Template:
         user: AdminUser = request.user
         rows = await queries.tokens(user.workspace_id, None if user.is_owner else user.user_id)
@@ -47,15 +49,15 @@ class TokenController(Controller):
             tokens=rows, errors=errors or {}, typed=typed or {"name": "", "days": "365"},
             message=message, api=plans.includes_api(user.plan),
             no_api=NO_API.format(plan=user.plan),
-            notice={"revoked": "The token was revoked."}.get(request.query_params.get("done", "")),
+            notice=notice,
         )  # fmt: skip
 
     @get("/")
     async def list_tokens(self, request: Request[Any, Any, Any]) -> Template:
-        return await self._list(request)
+        return await self._list(request, notice=(await flash.take(request)).notice)
 
-    @post("/", status_code=200)
-    async def create_token(self, request: Request[Any, Any, Any]) -> Template:
+    @post("/", status_code=303)
+    async def create_token(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         user: AdminUser = request.user
         fields = await form(request)
         typed = {"name": text(fields, "name"), "days": text(fields, "days")}
@@ -74,9 +76,22 @@ class TokenController(Controller):
             return await self._list(request, status_code=422, errors=invalid.errors, typed=typed)
         except RuleRefused as refused:
             return await self._list(request, status_code=422, typed=typed, message=refused.message)
+        return await flash.redirect(
+            request, f"{PREFIX}/tokens/created", "The token was created.",
+            secret=clear, name=row.name, expires_at=str(row.expires_at),
+        )  # fmt: skip
+
+    @get("/created")
+    async def show_created(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        """The new token's value, once: the page the creation redirects to. A reload finds
+        nothing to show and goes back to the list."""
+        shown = await flash.take(request)
+        if shown.secret is None:
+            return see_other(f"{PREFIX}/tokens")
         return page(
             request, "token_created.html", here="tokens", title="Token created", secret=True,
-            token=clear, name=row.name, expires_at=row.expires_at,
+            notice=shown.notice, token=shown.secret, name=shown.details.get("name", ""),
+            expires_at=shown.details.get("expires_at"),
         )  # fmt: skip
 
     @get("/{token_id:int}/revoke")
@@ -88,4 +103,4 @@ class TokenController(Controller):
     async def revoke_token(self, request: Request[Any, Any, Any], token_id: TokenId) -> Redirect:
         await visible_token(request.user, token_id)
         await accounts.revoke_token(token_id)
-        return see_other(f"{PREFIX}/tokens?done=revoked")
+        return await flash.redirect(request, f"{PREFIX}/tokens", "The token was revoked.")

@@ -31,7 +31,9 @@ async def test_token_is_shown_once_and_works_until_revoked(shop: Shop) -> None:
     created = await post_form(
         shop.client, "/admin/tokens", "/admin/tokens/", {"name": "Website", "days": "30"}
     )
-    assert created.status_code == 200
+    assert created.status_code == 303
+    assert created.headers["location"] == "/admin/tokens/created"
+    created = await shop.client.get("/admin/tokens/created")
     assert created.headers["cache-control"] == "no-store"
     token = re.search(r'id="new-token">(plk_[^<]+)<', created.text).group(1)
     assert (

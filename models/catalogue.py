@@ -13,9 +13,11 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from models import clock, db
+from models import clock, db, stock_movements
 from models.accounts import FieldErrors, get_workspace, known_id
+from models.actors import OPERATOR, Actor
 from models.errors import InvalidFields, NotFoundError
+from models.stock_movements import Change, MovementKind
 from models.tables import Contact, Customer, PriceList, Sku
 
 PAYMENT_TERMS = ("prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60")
@@ -224,8 +226,15 @@ async def _existing_codes(workspace_id: int, codes: list[str]) -> set[str]:
     return found
 
 
-async def create_skus(workspace_id: int, rows: list[dict[str, Any]]) -> list[int]:
-    """Insert checked SKU values in one transaction; any code already in use refuses all."""
+async def create_skus(
+    workspace_id: int,
+    rows: list[dict[str, Any]],
+    *,
+    kind: MovementKind = MovementKind.CREATED,
+    actor: Actor = OPERATOR,
+) -> list[int]:
+    """Insert checked SKU values in one transaction; any code already in use refuses all.
+    Each SKU's initial `on_hand` is recorded as a stock movement of `kind` by `actor`."""
     async with db.transaction():
         await get_workspace(workspace_id)
         taken = await _existing_codes(workspace_id, [row["code"] for row in rows])
@@ -238,8 +247,10 @@ async def create_skus(workspace_id: int, rows: list[dict[str, Any]]) -> list[int
                 Sku(**row, created_at=now, updated_at=now)
                 for row in rows[start : start + INSERT_BATCH]
             ]
-            inserted = await Sku.insert(*batch).returning(Sku.id)
+            inserted = await Sku.insert(*batch).returning(Sku.id, Sku.on_hand)
             ids.extend(row["id"] for row in inserted)
+            initial = [Change(r["id"], workspace_id, delta_on_hand=r["on_hand"]) for r in inserted]
+            await stock_movements.record(initial, kind=kind, actor=actor, at=now)
     return ids
 
 
@@ -276,7 +287,9 @@ def _line_order(item: tuple[str, list[str]]) -> int:
     return int(key.removeprefix("line ")) if key.startswith("line ") else 0
 
 
-async def import_skus(workspace_id: int, lines: Iterable[str]) -> list[int]:
+async def import_skus(
+    workspace_id: int, lines: Iterable[str], *, actor: Actor = OPERATOR
+) -> list[int]:
     """Create every SKU of a CSV file (header row first), or none: bad rows are reported by
     line number, together with codes repeated in the file or already in the workspace."""
     await get_workspace(workspace_id)
@@ -311,5 +324,8 @@ async def import_skus(workspace_id: int, lines: Iterable[str]) -> list[int]:
     if errors.errors:
         raise InvalidFields(dict(sorted(errors.errors.items(), key=_line_order)))
     return await create_skus(
-        workspace_id, [{k: v for k, v in row.items() if k != "line"} for row in rows]
+        workspace_id,
+        [{k: v for k, v in row.items() if k != "line"} for row in rows],
+        kind=MovementKind.IMPORT,
+        actor=actor,
     )

@@ -325,7 +325,7 @@ async def create(
         source = "api" if user_id is not None else "operator"
         await conn.rows(_HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, source, user_id, now)
         await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
-        refused = await stock.reserve(reservations, now)
+        refused = await stock.reserve(reservations, now, order_id=order_id)
         if refused:  # `reserved` grew past the column since it was read: nothing is kept
             raise _reservation_errors(lines, sku_ids, refused)
         # The customer's orders_count and open_orders changed.
@@ -435,7 +435,7 @@ async def cancel_order(*, workspace_id: int, order_id: int) -> None:
             at=now,
         ).save()
         if not order["stock_consumed"]:
-            await stock.release(await stock.order_quantities(order_id), now)
+            await stock.release(await stock.order_quantities(order_id), now, order_id=order_id)
         await messages.queue_stage_message(
             workspace_id=workspace_id,
             order_id=order_id,

@@ -1,4 +1,5 @@
-"""Stock rules: SKU status from live levels (docs/api.md §4); reserve, consume and release.
+"""Stock rules: SKU status from live levels (docs/api.md §4); reserve, consume, release and
+adjust, each recording its stock movements (models/stock_movements.py) with who made it.
 
 Movements run inside the caller's transaction and touch SKUs in ascending id order, so two
 transactions moving the same SKUs always lock them in the same order (no deadlock).
@@ -11,8 +12,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Literal
 
-from models import statements
-from models.tables import OrderLine, Sku
+import msgspec
+
+from models import clock, db, statements
+from models.actors import OPERATOR, Actor
+from models.errors import InvalidFields, NotFoundError
+from models.stock_movements import MAX_REASON, Change, MovementKind, record
+from models.tables import OrderLine
 
 SkuStatus = Literal["in_stock", "low_stock", "out_of_stock", "discontinued"]
 
@@ -49,38 +55,160 @@ def over_reservation_limit(reserved: Mapping[int, int], quantities: Mapping[int,
 
 _RESERVE = statements.Sql(
     "UPDATE skus SET reserved = reserved + $2, updated_at = $3 WHERE id = $1 AND reserved <= $4"
-    " RETURNING id"
+    " RETURNING id, workspace"
+)
+_CONSUME = statements.Sql(
+    "UPDATE skus SET on_hand = on_hand - $2, reserved = reserved - $2, updated_at = $3"
+    " WHERE id = $1 RETURNING id, workspace"
+)
+_RELEASE = statements.Sql(
+    "UPDATE skus SET reserved = reserved - $2, updated_at = $3 WHERE id = $1"
+    " RETURNING id, workspace"
 )
 
 
-async def reserve(quantities: Mapping[int, int], now: dt.datetime) -> set[int]:
+async def reserve(
+    quantities: Mapping[int, int],
+    now: dt.datetime,
+    *,
+    order_id: int | None = None,
+    actor: Actor = OPERATOR,
+) -> set[int]:
     """At create: `reserved += q` (shortages allowed; `available` may go negative).
 
     Returns the SKU ids left alone because `reserved` would overflow its column: the caller
     must then roll back.
     """
     refused: set[int] = set()
+    changes: list[Change] = []
     async with statements.connection() as conn:
         for sku_id in sorted(quantities):
             q = quantities[sku_id]
-            if await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q) is None:
+            row = await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q)
+            if row is None:
                 refused.add(sku_id)
+            else:
+                changes.append(Change(sku_id, row[1], delta_reserved=q))
+    if not refused:
+        await record(changes, kind=MovementKind.RESERVATION, actor=actor, at=now, order_id=order_id)
     return refused
 
 
-async def consume(quantities: Mapping[int, int], now: dt.datetime) -> None:
+async def _move(
+    sql: statements.Sql,
+    quantities: Mapping[int, int],
+    now: dt.datetime,
+    *,
+    kind: MovementKind,
+    on_hand: bool,
+    order_id: int | None,
+    actor: Actor,
+) -> None:
+    changes: list[Change] = []
+    async with statements.connection() as conn:
+        for sku_id in sorted(quantities):
+            q = quantities[sku_id]
+            row = await conn.row(sql, sku_id, q, now)
+            if row is not None:
+                changes.append(
+                    Change(sku_id, row[1], delta_on_hand=-q if on_hand else 0, delta_reserved=-q)
+                )
+    await record(changes, kind=kind, actor=actor, at=now, order_id=order_id)
+
+
+async def consume(
+    quantities: Mapping[int, int],
+    now: dt.datetime,
+    *,
+    order_id: int | None = None,
+    actor: Actor = OPERATOR,
+) -> None:
     """Once per order, on reaching production: `on_hand -= q`, `reserved -= q`."""
-    for sku_id in sorted(quantities):
-        q = quantities[sku_id]
-        await Sku.update(
-            {Sku.on_hand: Sku.on_hand - q, Sku.reserved: Sku.reserved - q, Sku.updated_at: now}
-        ).where(Sku.id == sku_id)
+    await _move(
+        _CONSUME, quantities, now,
+        kind=MovementKind.CONSUMPTION, on_hand=True, order_id=order_id, actor=actor,
+    )  # fmt: skip
 
 
-async def release(quantities: Mapping[int, int], now: dt.datetime) -> None:
+async def release(
+    quantities: Mapping[int, int],
+    now: dt.datetime,
+    *,
+    order_id: int | None = None,
+    actor: Actor = OPERATOR,
+) -> None:
     """On cancel, for stock not yet consumed: `reserved -= q`."""
-    for sku_id in sorted(quantities):
-        q = quantities[sku_id]
-        await Sku.update({Sku.reserved: Sku.reserved - q, Sku.updated_at: now}).where(
-            Sku.id == sku_id
-        )
+    await _move(
+        _RELEASE, quantities, now,
+        kind=MovementKind.RELEASE, on_hand=False, order_id=order_id, actor=actor,
+    )  # fmt: skip
+
+
+# --- adjustments -----------------------------------------------------------------------------
+
+MAX_DELTA = MAX_LEVEL
+_LOCK_SKU = statements.Sql(
+    "SELECT id, on_hand, reserved FROM skus WHERE workspace = $1 AND code = $2 FOR UPDATE"
+)
+_ADJUST = statements.Sql("UPDATE skus SET on_hand = on_hand + $2, updated_at = $3 WHERE id = $1")
+
+
+class Adjusted(msgspec.Struct, frozen=True):
+    sku_id: int
+    code: str
+    on_hand: int
+    reserved: int
+
+
+def _check_adjustment(delta: int | None, reason: str) -> tuple[int, str]:
+    errors: dict[str, list[str]] = {}
+    if delta is None:
+        errors["delta"] = ["must be a whole number, e.g. 12 or -3"]
+    elif delta == 0:
+        errors["delta"] = ["must not be 0"]
+    elif abs(delta) > MAX_DELTA:
+        errors["delta"] = [f"must be between -{MAX_DELTA:,} and {MAX_DELTA:,}"]
+    reason = reason.strip()
+    if not reason:
+        errors["reason"] = ["is required: say why (received, damaged, count…)"]
+    elif len(reason) > MAX_REASON:
+        errors["reason"] = [f"must be at most {MAX_REASON} characters"]
+    if errors:
+        raise InvalidFields(errors)
+    assert delta is not None  # noqa: S101 - checked above
+    return delta, reason
+
+
+async def adjust(
+    *, workspace_id: int, code: str, delta: int | None, reason: str, actor: Actor
+) -> Adjusted:
+    """`on_hand += delta` with a reason (stock received, damaged, a count), one movement.
+
+    Refused (InvalidFields, nothing changed) when the delta is 0 or not a number, the reason is
+    blank, or the result would leave the column's bounds: above 2,147,483,647, or below 0 for a
+    decrease (an increase may leave a negative `on_hand` still negative, nearer to 0).
+    """
+    delta, reason = _check_adjustment(delta, reason)
+    now = clock.now()
+    async with db.transaction(), statements.connection() as conn:
+        row = await conn.row(_LOCK_SKU, workspace_id, code) if len(code) <= 64 else None
+        if row is None:
+            raise NotFoundError(f"SKU {code} not found")
+        sku_id, on_hand, reserved = int(row[0]), int(row[1]), int(row[2])
+        after = on_hand + delta
+        if after > MAX_LEVEL:
+            raise InvalidFields(
+                {"delta": [f"would make on hand {after:,}, above the most a SKU can hold "
+                           f"({MAX_LEVEL:,})"]}
+            )  # fmt: skip
+        if delta < 0 and after < 0:
+            raise InvalidFields(
+                {"delta": [f"would make on hand {after:,}: only {max(on_hand, 0):,} on hand "
+                           "to take away"]}
+            )  # fmt: skip
+        await conn.rows(_ADJUST, sku_id, delta, now)
+        await record(
+            [Change(sku_id, workspace_id, delta_on_hand=delta)],
+            kind=MovementKind.ADJUSTMENT, actor=actor, at=now, reason=reason,
+        )  # fmt: skip
+    return Adjusted(sku_id=sku_id, code=code, on_hand=after, reserved=reserved)

@@ -12,6 +12,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from daemon.config import DaemonConfig, worker_name
 from daemon.dispatch import Dispatcher, open_session
 from daemon.listen import Listener
+from daemon.mail import MailSender
+from daemon.mail import register as register_mail
 from models import admin_sessions, clock, db, idempotency, login_throttle, logs, retention
 
 log = logging.getLogger("daemon")
@@ -38,6 +40,7 @@ class Daemon:
         self.scheduler = AsyncIOScheduler(timezone=dt.UTC)
         self.dispatcher: Dispatcher | None = None
         self.listener: Listener | None = None
+        self.mail: MailSender | None = None  # the email job (daemon/mail.py)
         self._polling = False
         self._poll_again = False
         self._wake_scheduled = False
@@ -69,6 +72,7 @@ class Daemon:
             coalesce=True,
             next_run_time=dt.datetime.now(dt.UTC) + HOUSEKEEPING_DELAY,
         )
+        self.mail = register_mail(self.scheduler, worker=self.worker, now=self.now)
         self.scheduler.start()
         if db.is_postgres():
             self.listener = Listener(self.config.database_url, on_notify=self.wake)
@@ -153,6 +157,8 @@ class Daemon:
             await asyncio.wait_for(self._idle.wait(), timeout=self.config.shutdown_grace)
         except TimeoutError:
             log.warning("the polling job did not finish in time")
+        if self.mail is not None:
+            await self.mail.stop(self.config.shutdown_grace)
         if self.dispatcher is not None:
             await self.dispatcher.stop(self.config.shutdown_grace)
             await self.dispatcher.close()

@@ -1,32 +1,109 @@
-"""Customer messages: one row per stage move, queued for the customer's primary contact."""
+"""Customer messages: one row per stage move (and per proof), queued for the customer's primary
+contact with every part of the email fixed now; the worker sends it (daemon/mail.py).
+
+Whether a row will be sent is decided here, when it is queued: `muted` when the workspace does
+not email this stage, `no_contact` when the customer has no primary contact (the row is still
+kept, so the move is on record for the customer)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from email.utils import make_msgid
+from typing import Any
 
-from models.tables import Contact, CustomerMessage
+from models import clock, db
+from models.errors import NotFoundError, RuleRefused
+from models.mail.render import STAGE_WORDS, Rendered, due_date, render
+from models.mail.status import MessageStatus
+from models.settings import get_settings
+from models.stages import STAGES
+from models.tables import Contact, CustomerMessage, Order
 
-SUBJECTS = {
-    "artwork": "Order {number} is back in artwork",
-    "print_queue": "Order {number} is queued for printing",
-    "in_production": "Order {number} is in production",
-    "qc_pack": "Order {number} is being checked and packed",
-    "dispatched": "Order {number} has been dispatched",
-    "cancelled": "Order {number} has been cancelled",
-}
+DEFAULT_MAIL_STAGES = ("in_production", "dispatched")
+EMAIL_STAGES = STAGES  # one switch per stage a move can reach (cancel included)
 
 
-def message_text(
-    *, number: str, to_stage: str, carrier: str | None = None, tracking_number: str | None = None
-) -> tuple[str, str]:
-    """Subject and plain-text body for a move to `to_stage`."""
-    subject = SUBJECTS[to_stage].format(number=number)
-    body = subject + "."
-    if to_stage == "dispatched" and carrier:
-        body += f"\nCarrier: {carrier}"
-    if to_stage == "dispatched" and tracking_number:
-        body += f"\nTracking number: {tracking_number}"
-    return subject, body
+def parse_mail_stages(text: str) -> tuple[str, ...]:
+    """The stored comma list as stage codes (unknown codes dropped)."""
+    chosen = {part.strip() for part in text.split(",")}
+    return tuple(stage for stage in EMAIL_STAGES if stage in chosen)
+
+
+def message_id() -> str:
+    """A new Message-ID on the sending domain; kept on the row across retries."""
+    return make_msgid(domain=get_settings().sender.rpartition("@")[2] or "localhost")
+
+
+async def _facts(workspace_id: int, order_id: int, customer_id: int) -> dict[str, Any]:
+    """What every customer email says: shop, order, and the primary contact (or None)."""
+    order = await (
+        Order.select(
+            Order.external_ref,
+            Order.due_by,
+            Order.workspace.name.as_alias("shop"),
+            Order.workspace.email.as_alias("shop_email"),
+            Order.workspace.timezone.as_alias("timezone"),
+            Order.workspace.mail_stages.as_alias("mail_stages"),
+        )
+        .where(Order.id == order_id, Order.workspace == workspace_id)
+        .first()
+    )
+    if order is None:
+        raise NotFoundError("Order not found")
+    contact = await (
+        Contact.select(Contact.id, Contact.name, Contact.email)
+        .where(Contact.customer == customer_id, Contact.is_primary.eq(True))
+        .order_by(Contact.id)
+        .first()
+    )
+    return {"order": order, "contact": contact}
+
+
+async def _queue(
+    *,
+    workspace_id: int,
+    order_id: int,
+    customer_id: int,
+    kind: str,
+    facts: dict[str, Any],
+    rendered: Rendered,
+    status: MessageStatus,
+    now: dt.datetime,
+) -> int:
+    contact = facts["contact"]
+    order = facts["order"]
+    row = CustomerMessage(
+        workspace=workspace_id,
+        order=order_id,
+        customer=customer_id,
+        contact=contact["id"] if contact else None,
+        kind=kind,
+        subject=rendered.subject,
+        body=rendered.text,
+        body_html=rendered.html,
+        status=status if contact else MessageStatus.NO_CONTACT,
+        recipient=contact["email"] if contact else "",
+        from_name=order["shop"],
+        reply_to=order["shop_email"],
+        message_id=message_id(),
+        next_attempt_at=now,
+        created_at=now,
+        updated_at=now,
+    )
+    await row.save()
+    return int(row.id)
+
+
+def _order_context(number: str, facts: dict[str, Any]) -> dict[str, Any]:
+    order, contact = facts["order"], facts["contact"]
+    return {
+        "shop": order["shop"],
+        "reply_to": order["shop_email"],
+        "number": number,
+        "external_ref": order["external_ref"],
+        "due": due_date(order["due_by"], order["timezone"]),
+        "contact_name": contact["name"] if contact else "",
+    }
 
 
 async def queue_stage_message(
@@ -40,25 +117,87 @@ async def queue_stage_message(
     carrier: str | None = None,
     tracking_number: str | None = None,
 ) -> None:
-    """Queued for the primary contact; with no primary contact the row is kept as `no_contact`
-    so the move is still on record for the customer."""
-    contact = await (
-        Contact.select(Contact.id)
-        .where(Contact.customer == customer_id, Contact.is_primary.eq(True))
-        .order_by(Contact.id)
-        .first()
+    """The email of a move to `to_stage`, inside the move's transaction."""
+    facts = await _facts(workspace_id, order_id, customer_id)
+    rendered = render(
+        "stage",
+        **_order_context(number, facts),
+        stage=to_stage,
+        stage_words=STAGE_WORDS[to_stage],
+        carrier=carrier,
+        tracking_number=tracking_number,
     )
-    subject, body = message_text(
-        number=number, to_stage=to_stage, carrier=carrier, tracking_number=tracking_number
-    )
-    await CustomerMessage(
-        workspace=workspace_id,
-        order=order_id,
-        customer=customer_id,
-        contact=contact["id"] if contact else None,
+    emailed = to_stage in parse_mail_stages(facts["order"]["mail_stages"])
+    await _queue(
+        workspace_id=workspace_id,
+        order_id=order_id,
+        customer_id=customer_id,
         kind=f"order.{to_stage}",
-        subject=subject,
-        body=body,
-        status="queued" if contact else "no_contact",
-        created_at=now,
-    ).save()
+        facts=facts,
+        rendered=rendered,
+        status=MessageStatus.QUEUED if emailed else MessageStatus.MUTED,
+        now=now,
+    )
+
+
+async def queue_proof_message(
+    *,
+    workspace_id: int,
+    order_id: int,
+    customer_id: int,
+    number: str,
+    version: int,
+    link: str,
+    note: str,
+    now: dt.datetime,
+) -> None:
+    """The email of a new proof with the customer's link (always sent: no switch)."""
+    facts = await _facts(workspace_id, order_id, customer_id)
+    rendered = render(
+        "proof",
+        **_order_context(number, facts),
+        stage_words=None,
+        carrier=None,
+        tracking_number=None,
+        version=version,
+        link=link,
+        note=note,
+    )
+    await _queue(
+        workspace_id=workspace_id,
+        order_id=order_id,
+        customer_id=customer_id,
+        kind="artwork.proof",
+        facts=facts,
+        rendered=rendered,
+        status=MessageStatus.QUEUED,
+        now=now,
+    )
+
+
+async def resend_message(*, workspace_id: int, message_id: int) -> int:
+    """Queue a failed message again (same Message-ID, attempts from one); returns its order."""
+    now = clock.now()
+    async with db.transaction():
+        row = await (
+            CustomerMessage.select(CustomerMessage.order, CustomerMessage.status)
+            .where(CustomerMessage.id == message_id, CustomerMessage.workspace == workspace_id)
+            .first()
+        )
+        if row is None:
+            raise NotFoundError("Message not found")
+        if row["status"] != MessageStatus.FAILED:
+            raise RuleRefused(
+                f"Only a failed message can be sent again; this one is {row['status']}."
+            )
+        await CustomerMessage.update(
+            {
+                CustomerMessage.status: MessageStatus.QUEUED,
+                CustomerMessage.attempts: 0,
+                CustomerMessage.next_attempt_at: now,
+                CustomerMessage.lease_expires_at: None,
+                CustomerMessage.leased_by: None,
+                CustomerMessage.updated_at: now,
+            }
+        ).where(CustomerMessage.id == message_id)
+    return int(row["order"])

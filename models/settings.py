@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from models.mail.smtp_url import parse_smtp_url
 from models.urls import masked_url
 
 DEFAULT_DATABASE_URL = "sqlite:///pressline.sqlite3"
@@ -29,6 +30,7 @@ Backoff = Annotated[
 ]
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 _FIELD_AT = re.compile(r"at `\$\.(\w+)")
+_MAILBOX = re.compile(r"[^@\s<>\"]+@[^@\s<>\"]+\.?[^@\s<>\"]*")
 
 
 class SettingsError(SystemExit):
@@ -52,6 +54,8 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
     rate_limit_read: Count = 60
     rate_limit_write: Count = 20
     rate_limit_key_prefix: Annotated[str, msgspec.Meta(min_length=1)] = "pressline:rl"
+    # Seconds a request waits for a Redis that answers nobody before it is counted in-process.
+    rate_limit_redis_timeout: Annotated[float, msgspec.Meta(gt=0, le=10)] = 0.1
     log_level: LogLevel = "INFO"
     metrics_token: str | None = None
     webhook_allow_private_targets: bool = False
@@ -61,9 +65,21 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
     webhook_poll_interval: Seconds = 1.0
     webhook_deactivate_after: Count = 20
     webhook_lease: Seconds = 60.0
-    webhook_concurrency: Count = 64
+    webhook_concurrency: Count = 1024
+    webhook_max_in_flight_per_subscription: Count = 4
     webhook_shutdown_grace: Annotated[float, msgspec.Meta(ge=0, le=DAY)] | None = None
     webhook_retention_days: Count = 30
+    smtp_url: str | None = None  # unset: the worker logs each email instead (transport `log`)
+    mail_from: str | None = None  # default no-reply@ the PUBLIC_URL host, or no-reply@localhost
+    mail_concurrency: Annotated[int, msgspec.Meta(ge=1, le=100)] = 8  # SMTP sends at once
+
+    @property
+    def sender(self) -> str:
+        """MAIL_FROM, or its default."""
+        if self.mail_from is not None:
+            return self.mail_from
+        host = urlsplit(self.public_url).hostname if self.public_url else None
+        return f"no-reply@{host or 'localhost'}"
 
     @property
     def shutdown_grace(self) -> float:
@@ -92,6 +108,15 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
             "unix",
         }:
             raise SettingsError("REDIS_URL must start with redis://, rediss:// or unix://")
+        if self.smtp_url is not None:
+            try:
+                parse_smtp_url(self.smtp_url)
+            except ValueError as exc:
+                raise SettingsError(f"SMTP_URL: {exc}, got {masked_url(self.smtp_url)!r}") from None
+        if self.mail_from is not None and not _MAILBOX.fullmatch(self.mail_from):
+            raise SettingsError(
+                f"MAIL_FROM must be an address such as shop@example.com, got {self.mail_from!r}"
+            )
 
 
 def _public_url_ok(url: str) -> bool:

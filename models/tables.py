@@ -11,6 +11,7 @@ from decimal import Decimal
 from piccolo.columns import (
     BigInt,
     Boolean,
+    Bytea,
     ForeignKey,
     Integer,
     Numeric,
@@ -39,6 +40,8 @@ class Workspace(Table, tablename="workspaces"):
     open_order_limit = Integer(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    email = Varchar(length=254, default="")  # Reply-To of the customer emails; "" = none
+    mail_stages = Varchar(length=200, default="in_production,dispatched")  # emailed moves
 
 
 class User(Table, tablename="users"):
@@ -220,6 +223,32 @@ class Artwork(Table, tablename="artwork"):
     version = Integer(default=0)
     approved_at = Timestamptz(null=True, default=None)
     updated_at = Timestamptz(default=TimestamptzNow())
+    approved_by = Varchar(length=200, null=True, default=None)  # the name the approver gave
+
+
+class ArtworkProof(Table, tablename="artwork_proofs"):
+    """One uploaded proof (a version of the order's artwork), its file kept in the database,
+    and the customer's answer through the link emailed for it (models/proofs.py)."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    version = Integer()
+    file_name = Varchar(length=255)
+    content_type = Varchar(length=50)
+    size = Integer()
+    sha256 = Varchar(length=64)
+    data = Bytea()
+    note = Text(default="")
+    created_by = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    created_at = Timestamptz(default=TimestamptzNow())
+    token_digest = Varchar(length=64, unique=True)  # SHA-256 of the customer's link token
+    token_expires_at = Timestamptz()
+    answer = Varchar(length=20, null=True, default=None)  # approved | changes_requested
+    answered_at = Timestamptz(null=True, default=None)
+    answered_name = Varchar(length=200, null=True, default=None)
+    answered_from = Varchar(length=100, null=True, default=None)  # client address
+    customer_comment = Text(null=True, default=None)
 
 
 class NumberSequence(Table, tablename="number_sequences"):
@@ -233,7 +262,8 @@ class NumberSequence(Table, tablename="number_sequences"):
 
 
 class CustomerMessage(Table, tablename="customer_messages"):
-    """A notification queued for the customer's primary contact when an order moves."""
+    """An email to the customer's primary contact (a stage move, a proof), sent by the worker
+    (daemon/mail.py); every field of the email is fixed when the row is queued."""
 
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
@@ -245,6 +275,49 @@ class CustomerMessage(Table, tablename="customer_messages"):
     body = Text()
     status = Varchar(length=20, default="queued")
     created_at = Timestamptz(default=TimestamptzNow())
+    # Sending (models/mail): the same columns on StaffNotice.
+    recipient = Varchar(length=254, default="")
+    from_name = Varchar(length=200, default="")
+    reply_to = Varchar(length=254, default="")
+    message_id = Varchar(length=255, default="")
+    body_html = Text(default="")
+    attempts = Integer(default=0)
+    next_attempt_at = Timestamptz(default=TimestamptzNow())
+    lease_expires_at = Timestamptz(null=True, default=None)
+    leased_by = Varchar(length=100, null=True, default=None)
+    last_error = Text(null=True, default=None)
+    reply = Text(null=True, default=None)  # the server's answer to the accepted message
+    transport = Varchar(length=10, null=True, default=None)  # smtp | log
+    sent_at = Timestamptz(null=True, default=None)
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class StaffNotice(Table, tablename="staff_notices"):
+    """An email to a workspace's staff (a deactivated webhook subscription), sent like a
+    customer message."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    kind = Varchar(length=40)
+    subject = Varchar(length=255)
+    body = Text()
+    status = Varchar(length=20, default="queued")
+    created_at = Timestamptz(default=TimestamptzNow())
+    recipient = Varchar(length=254, default="")
+    from_name = Varchar(length=200, default="")
+    reply_to = Varchar(length=254, default="")
+    message_id = Varchar(length=255, default="")
+    body_html = Text(default="")
+    attempts = Integer(default=0)
+    next_attempt_at = Timestamptz(default=TimestamptzNow())
+    lease_expires_at = Timestamptz(null=True, default=None)
+    leased_by = Varchar(length=100, null=True, default=None)
+    last_error = Text(null=True, default=None)
+    reply = Text(null=True, default=None)
+    transport = Varchar(length=10, null=True, default=None)
+    sent_at = Timestamptz(null=True, default=None)
+    updated_at = Timestamptz(default=TimestamptzNow())
 
 
 class IdempotencyKey(Table, tablename="idempotency_keys"):

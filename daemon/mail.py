@@ -1,0 +1,290 @@
+"""The worker's second job: sends queued email rows (models/mail/queue.py) over SMTP.
+
+Independent of webhook delivery: its own APScheduler job, its own SMTP connections (at most
+MAIL_CONCURRENCY at once, each reused for the messages of one poll), its own database
+connections (the engine's pool, never the webhook store's), and a timeout on every SMTP step,
+so a slow or dead mail server never holds up a webhook, nor the reverse.
+
+Each poll claims a batch, sends it through the lanes, then records every outcome in one
+transaction. Temporary failures (refused or lost connection, timeout, SMTP 4xx) are retried
+on the webhook schedule (daemon/retry.py); a permanent refusal (5xx) fails the row at once
+with the server's reply kept. A message whose lease would run out before its attempt could
+finish is not sent: it waits for its lease to lapse and is claimed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import formataddr, formatdate
+
+import aiosmtplib
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from daemon import retry
+from models import clock, logs
+from models.mail import links, queue
+from models.mail.queue import Email, Outcome
+from models.mail.smtp_url import SmtpTarget, parse_smtp_url
+from models.mail.status import MessageStatus, Transport
+from models.settings import Settings, get_settings
+
+log = logging.getLogger("daemon.mail")
+
+MAIL_JOB = "send-mail"
+BATCH_PER_LANE = 8  # rows claimed per poll for each concurrent SMTP connection
+LEASE_MARGIN = 1.0  # seconds: an attempt starts only if the lease outlasts its timeout by this
+
+
+@dataclass(frozen=True, slots=True)
+class MailConfig:
+    smtp: SmtpTarget | None  # None: write each email to the log (transport `log`)
+    sender: str
+    backoff: tuple[int, ...]
+    max_attempts: int
+    timeout: float
+    lease: float
+    poll_interval: float
+    concurrency: int
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> MailConfig:
+        s = settings or get_settings()
+        return cls(
+            smtp=parse_smtp_url(s.smtp_url) if s.smtp_url else None,
+            sender=s.sender,
+            backoff=s.webhook_backoff,
+            max_attempts=s.webhook_max_attempts,
+            timeout=s.webhook_timeout,
+            lease=s.webhook_lease,
+            poll_interval=s.webhook_poll_interval,
+            concurrency=s.mail_concurrency,
+        )
+
+
+def compose(email: Email, sender: str) -> EmailMessage:
+    """The email as sent: From name the shop's, Reply-To the shop's address, text + HTML."""
+    message = EmailMessage()
+    message["From"] = formataddr((email.from_name, sender))
+    message["To"] = email.recipient
+    if email.reply_to:
+        message["Reply-To"] = email.reply_to
+    message["Subject"] = email.subject
+    message["Message-ID"] = email.message_id
+    message["Date"] = formatdate(localtime=False, usegmt=True)
+    message.set_content(email.text)
+    if email.html:
+        message.add_alternative(email.html, subtype="html")
+    return message
+
+
+def _valid_recipient(address: str) -> bool:
+    try:
+        Address(addr_spec=address)
+    except (ValueError, IndexError):
+        return False
+    return "@" in address
+
+
+class _Lane:
+    """One SMTP connection, opened on first use, reused, dropped after any error."""
+
+    def __init__(self, config: MailConfig, target: SmtpTarget) -> None:
+        self.config = config
+        self.target = target
+        self.client: aiosmtplib.SMTP | None = None
+
+    async def send(self, message: EmailMessage) -> str:
+        target = self.target
+        if self.client is None or not self.client.is_connected:
+            client = aiosmtplib.SMTP(
+                hostname=target.host,
+                port=target.port,
+                username=target.username,
+                password=target.password,
+                use_tls=target.implicit_tls,
+                start_tls=target.starttls,
+                timeout=self.config.timeout,
+            )
+            await client.connect()
+            self.client = client
+        _, reply = await self.client.send_message(message, sender=self.config.sender)
+        return f"250 {reply}".strip()
+
+    async def close(self) -> None:
+        client, self.client = self.client, None
+        if client is not None and client.is_connected:
+            try:
+                await asyncio.wait_for(client.quit(), timeout=self.config.timeout)
+            except (aiosmtplib.SMTPException, OSError, TimeoutError):
+                client.close()
+
+    def drop(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            client.close()
+
+
+def _refusal(exc: BaseException) -> tuple[int | None, str]:
+    """The SMTP code (None for a network error) and the words to keep."""
+    if isinstance(exc, aiosmtplib.SMTPRecipientsRefused) and exc.recipients:
+        first = exc.recipients[0]
+        return first.code, f"{first.code} {first.message}"
+    if isinstance(exc, aiosmtplib.SMTPResponseException):
+        return exc.code, f"{exc.code} {exc.message}"
+    if isinstance(exc, TimeoutError | aiosmtplib.SMTPTimeoutError):
+        return None, "timed out"
+    return None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+class MailSender:
+    """The mail job of one worker process."""
+
+    def __init__(
+        self,
+        config: MailConfig,
+        *,
+        worker: str,
+        now: Callable[[], dt.datetime] = clock.now,
+    ) -> None:
+        self.config = config
+        self.worker = worker
+        self.now = now
+        self.stopping = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def poll(self) -> None:
+        """Claim and send until nothing is due (or stopping); errors wait for the next poll."""
+        limit = self.config.concurrency * BATCH_PER_LANE
+        smtp = self.config.smtp
+        lanes = [_Lane(self.config, smtp) for _ in range(self.config.concurrency)] if smtp else []
+        self._idle.clear()
+        try:
+            while not self.stopping:
+                emails = await queue.claim(
+                    worker=self.worker, limit=limit, now=self.now(), lease=self.config.lease
+                )
+                if not emails:
+                    return
+                outcomes = await self._send_all(emails, lanes)
+                if outcomes:
+                    await queue.record(outcomes, worker=self.worker, now=self.now())
+                if len(emails) < limit:
+                    return
+        except Exception:
+            log.exception("sending email failed; retrying at the next poll")
+        finally:
+            await asyncio.gather(*(lane.close() for lane in lanes))
+            self._idle.set()
+
+    async def stop(self, grace: float) -> None:
+        """Send nothing new; wait up to `grace` seconds for the poll in flight to record."""
+        self.stopping = True
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout=grace)
+        except TimeoutError:
+            log.warning("the mail job did not finish in time; its leases will lapse")
+
+    async def _send_all(self, emails: list[Email], lanes: list[_Lane]) -> list[Outcome]:
+        if self.config.smtp is None:
+            return [self._log(email) for email in emails]
+        pending: asyncio.Queue[Email] = asyncio.Queue()
+        for email in emails:
+            pending.put_nowait(email)
+        outcomes: list[Outcome] = []
+
+        async def run(lane: _Lane) -> None:
+            while not pending.empty() and not self.stopping:
+                outcome = await self._attempt(lane, pending.get_nowait())
+                if outcome is not None:
+                    outcomes.append(outcome)
+
+        await asyncio.gather(*(run(lane) for lane in lanes[: len(emails)]))
+        return outcomes
+
+    async def _attempt(self, lane: _Lane, email: Email) -> Outcome | None:
+        """Send one email on `lane`; None when its lease is too short to try now."""
+        budget = (email.lease_expires_at - self.now()).total_seconds() - LEASE_MARGIN
+        if budget < self.config.timeout:
+            return None
+        if not _valid_recipient(email.recipient):
+            error = f"not an email address: {email.recipient!r}"
+            return Outcome(email, MessageStatus.FAILED, error=error)
+        try:
+            async with asyncio.timeout(self.config.timeout):
+                reply = await lane.send(compose(email, self.config.sender))
+        except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+            lane.drop()
+            code, error = _refusal(exc)
+            return self._failure(email, code, error)
+        log.info(
+            "email sent",
+            extra=logs.fields(table=email.table, id=email.id, attempt=email.attempt, reply=reply),
+        )
+        return Outcome(email, MessageStatus.SENT, reply=reply, transport=Transport.SMTP)
+
+    def _failure(self, email: Email, code: int | None, error: str) -> Outcome:
+        permanent = code is not None and 500 <= code < 600
+        retry_at = None
+        if not permanent:
+            retry_at = retry.next_attempt_at(
+                self.now(), email.attempt, self.config.backoff, self.config.max_attempts
+            )
+        fields = logs.fields(table=email.table, id=email.id, attempt=email.attempt, error=error)
+        if retry_at is None:
+            log.warning("email failed", extra=fields)
+            return Outcome(email, MessageStatus.FAILED, error=error)
+        log.info("email attempt failed; will retry", extra=fields)
+        return Outcome(email, MessageStatus.QUEUED, error=error, retry_at=retry_at)
+
+    def _log(self, email: Email) -> Outcome:
+        log.info(
+            "email (not sent: SMTP_URL is unset)",
+            extra=logs.fields(
+                to=email.recipient,
+                from_name=email.from_name,
+                reply_to=email.reply_to,
+                subject=email.subject,
+                message_id=email.message_id,
+                text=email.text,
+            ),
+        )
+        return Outcome(
+            email, MessageStatus.SENT, reply="written to the log", transport=Transport.LOG
+        )
+
+
+def register(
+    scheduler: AsyncIOScheduler, *, worker: str, now: Callable[[], dt.datetime] = clock.now
+) -> MailSender:
+    """Add the mail job to the worker's scheduler (beside, never inside, webhook delivery)."""
+    settings = get_settings()
+    config = MailConfig.from_settings(settings)
+    sender = MailSender(config, worker=worker, now=now)
+    scheduler.add_job(
+        sender.poll,
+        "interval",
+        seconds=config.poll_interval,
+        id=MAIL_JOB,
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=None,
+        next_run_time=dt.datetime.now(dt.UTC),
+    )
+    if config.smtp is None:
+        log.warning(
+            "SMTP_URL is unset: emails are written to this log (transport log), not sent",
+            extra=logs.fields(mail_from=config.sender),
+        )
+    if settings.public_url is None:
+        log.warning(
+            "PUBLIC_URL is unset: links in emails start with the local address",
+            extra=logs.fields(base_url=links.base_url()),
+        )
+    return sender

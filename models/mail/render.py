@@ -1,0 +1,60 @@
+"""Every email's words come from the Jinja2 templates beside this module, one set per kind:
+`<kind>.subject`, `<kind>.txt` (the plain-text part) and `<kind>.html` (the HTML part)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jinja2
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+_text = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=False,  # plain text: nothing to escape  # noqa: S701
+    keep_trailing_newline=True,
+    undefined=jinja2.StrictUndefined,
+)
+_html = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+STAGE_WORDS = {
+    "artwork": "Artwork",
+    "print_queue": "Queued for printing",
+    "in_production": "In production",
+    "qc_pack": "Checking and packing",
+    "dispatched": "Dispatched",
+    "cancelled": "Cancelled",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    subject: str
+    text: str
+    html: str
+
+
+def render(kind: str, **context: Any) -> Rendered:
+    """Subject, text and HTML of one email of `kind` (`stage`, `proof`, `deactivated`)."""
+    subject = " ".join(_text.get_template(f"{kind}.subject").render(**context).split())
+    return Rendered(
+        subject=subject[:255],
+        text=_text.get_template(f"{kind}.txt").render(subject=subject, **context),
+        html=_html.get_template(f"{kind}.html").render(subject=subject, **context),
+    )
+
+
+def due_date(due_by: dt.datetime | None, timezone: str) -> str | None:
+    """A due date as people write it, in the workspace's time zone: `Friday 4 December 2026`."""
+    if due_by is None:
+        return None
+    local = due_by.astimezone(ZoneInfo(timezone))
+    return f"{local:%A} {local.day} {local:%B %Y}"

@@ -1,0 +1,101 @@
+"""A real SMTP server (aiosmtpd) on 127.0.0.1 in the test's own event loop, recording what it
+accepted and answering as a test tells it to."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.policy import default
+from typing import Any
+
+from aiosmtpd.smtp import SMTP, Envelope, Session
+
+# (n = 1 for the first DATA the server sees) → the reply, e.g. "250 OK" or "451 Try later".
+Behaviour = Callable[[int], Awaitable[str]]
+
+
+async def accept(_: int) -> str:
+    return "250 Message accepted for delivery"
+
+
+@dataclass
+class Received:
+    sender: str
+    recipients: list[str]
+    message: EmailMessage
+
+    def text(self) -> str:
+        part = self.message.get_body(preferencelist=("plain",))
+        assert part is not None
+        return str(part.get_content())
+
+    def html(self) -> str:
+        part = self.message.get_body(preferencelist=("html",))
+        assert part is not None
+        return str(part.get_content())
+
+
+@dataclass
+class MailServer:
+    """Every DATA is counted (`attempts`); only those answered 250 land in `received`."""
+
+    behaviour: Behaviour = accept
+    received: list[Received] = field(default_factory=list)
+    attempts: int = 0
+    port: int = 0
+    server: asyncio.Server | None = None
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def handle_DATA(self, _: SMTP, __: Session, envelope: Envelope) -> str:
+        self.attempts += 1
+        reply = await self.behaviour(self.attempts)
+        if reply.startswith("250"):
+            raw = envelope.original_content or b""
+            message = email.message_from_bytes(raw, policy=default)
+            assert isinstance(message, EmailMessage)
+            self.received.append(
+                Received(str(envelope.mail_from), list(envelope.rcpt_tos), message)
+            )
+            self.arrived.set()
+        return reply
+
+    @property
+    def url(self) -> str:
+        return f"smtp://127.0.0.1:{self.port}"
+
+    async def start(self, port: int = 0) -> None:
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(
+            lambda: SMTP(self, hostname="mail.test", loop=loop), "127.0.0.1", port
+        )
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+
+    def message_ids(self) -> list[str]:
+        return [str(r.message["Message-ID"]) for r in self.received]
+
+    async def wait_for(self, count: int, seconds: float = 20.0) -> None:
+        async with asyncio.timeout(seconds):
+            while len(self.received) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+
+
+def free_port() -> int:
+    """A port nothing listens on (for a server that is down, to be started there later)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def header(received: Received, name: str) -> Any:
+    return received.message[name]

@@ -1,4 +1,4 @@
-"""Admin login: the throttle, the password check and a new session, in that order."""
+"""Admin login: the throttle's reservation, the password check and a new session, in that order."""
 
 from __future__ import annotations
 
@@ -9,33 +9,42 @@ from piccolo.query import WhereRaw
 
 from models import admin_sessions, login_throttle, passwords
 from models.errors import DomainError
+from models.login_throttle import Refusal
 from models.tables import User
 
-WRONG = "Wrong email or password."  # the same words for an unknown email and a wrong password
+# The same words for an unknown email, a wrong password and a deactivated user: the answer
+# never tells whoever is guessing that the password was right.
+WRONG = "Wrong email or password."
 
 
 class LoginRefused(DomainError):
-    """The login is refused; `wait` is set when the email is throttled."""
+    """The login is refused; `wait` is set when the email or the address is throttled."""
 
     def __init__(self, message: str, wait: dt.timedelta | None = None) -> None:
         super().__init__(message)
         self.wait = wait
 
 
-async def log_in(email: str, password: str) -> str:
+def _throttled(refusal: Refusal) -> LoginRefused:
+    minutes = max(1, round(refusal.wait.total_seconds() / 60))
+    whose = "this email" if refusal.by == "email" else "your network address"
+    return LoginRefused(
+        f"Too many failed logins for {whose}. Try again in {minutes} minute"
+        f"{'s' if minutes != 1 else ''}.",
+        refusal.wait,
+    )
+
+
+async def log_in(email: str, password: str, address: str = "") -> str:
     """The new session's cookie value for the right email and password, else LoginRefused.
 
-    An email may belong to users of several workspaces: the first active one (by id) whose
-    password matches is logged in."""
+    The attempt is counted (for the email and for the client `address`) before the password
+    is checked, and given back only when the login succeeds. An email may belong to users of
+    several workspaces: the first active one (by id) whose password matches is logged in."""
     email = email.strip()
-    wait = await login_throttle.wait(email)
-    if wait is not None:
-        minutes = max(1, round(wait.total_seconds() / 60))
-        raise LoginRefused(
-            f"Too many failed logins for this email. Try again in {minutes} minute"
-            f"{'s' if minutes != 1 else ''}.",
-            wait,
-        )
+    reservation = await login_throttle.reserve(email, address)
+    if isinstance(reservation, Refusal):
+        raise _throttled(reservation)
     users = (
         await User.select(User.id, User.workspace, User.is_active, User.password_hash)
         .where(WhereRaw("lower(email) = {}", email.lower()))
@@ -43,11 +52,11 @@ async def log_in(email: str, password: str) -> str:
         if email and len(email) <= 254 and "\x00" not in email
         else []
     )
-    for user in users or [{"password_hash": None}]:
-        if await asyncio.to_thread(passwords.verify, user["password_hash"], password):
-            if not user["is_active"]:
-                raise LoginRefused("This account is deactivated; ask an owner of your workspace.")
-            await login_throttle.clear(email)
-            return await admin_sessions.create(user["id"], user["workspace"])
-    await login_throttle.record_failure(email)
+    for user in users or [{"password_hash": None, "is_active": False}]:
+        # A deactivated user's password is still checked, so the time taken tells nothing.
+        right = await asyncio.to_thread(passwords.verify, user["password_hash"], password)
+        if right and user["is_active"]:
+            session = await admin_sessions.create(user["id"], user["workspace"])
+            await login_throttle.release(reservation)
+            return session
     raise LoginRefused(WRONG)

@@ -428,8 +428,10 @@ class AdminFlash(Table, tablename="admin_flashes"):
 
 
 class FailedLogin(Table, tablename="failed_logins"):
-    """One refused admin login, by email (lower case): the throttle counts these."""
+    """One counted admin login attempt, by email (lower case) and client address: reserved
+    before the password is checked, kept when it fails (models/login_throttle.py)."""
 
     id: Serial
     email = Varchar(length=254)
     at = Timestamptz(default=TimestamptzNow())
+    address = Varchar(length=64, default="")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
@@ -10,8 +11,8 @@ from litestar.response import Redirect, Template
 
 from api.admin.forms import form, text
 from api.admin.pages import page
-from api.admin.security import HEADERS, PREFIX, SESSION_COOKIE, session_cookie
-from models import admin_sessions
+from api.admin.security import HEADERS, PREFIX, pre_session_cookie, session_cookie, session_id
+from models import admin_sessions, clock
 from models.admin_login import LoginRefused, log_in
 
 
@@ -20,6 +21,24 @@ def safe_next(target: str) -> str:
     if target.startswith(f"{PREFIX}/") and not target.startswith("//") and "\\" not in target:
         return target
     return f"{PREFIX}/"
+
+
+def client_address(request: Request[Any, Any, Any]) -> str:
+    """The client's address as the server sees it (uvicorn takes it from X-Forwarded-For
+    when it trusts the proxy), the one the address throttle counts."""
+    return request.client.host if request.client is not None else ""
+
+
+def _locked_out(
+    request: Request[Any, Any, Any], refused: LoginRefused, wait: dt.timedelta
+) -> Template:
+    seconds = max(1, int(wait.total_seconds()))
+    response = page(
+        request, "login_locked.html", status_code=429, message=refused.message,
+        until=clock.now() + dt.timedelta(seconds=seconds),
+    )  # fmt: skip
+    response.headers["Retry-After"] = str(seconds)
+    return response
 
 
 class LoginController(Controller):
@@ -38,25 +57,25 @@ class LoginController(Controller):
         fields = await form(request)
         email, target = text(fields, "email"), safe_next(text(fields, "next"))
         try:
-            session = await log_in(email, text(fields, "password"))
+            session = await log_in(email, text(fields, "password"), client_address(request))
         except LoginRefused as refused:
-            status, headers = 400, {}
             if refused.wait is not None:
-                status = 429
-                headers = {"Retry-After": str(max(1, int(refused.wait.total_seconds())))}
-            response = page(
-                request, "login.html", status_code=status, next=target, email=email,
+                return _locked_out(request, refused, refused.wait)
+            return page(
+                request, "login.html", status_code=400, next=target, email=email,
                 message=refused.message,
             )  # fmt: skip
-            response.headers.update(headers)
-            return response
+        # A session the browser held before is ended: the new one always has a new id.
+        if previous := session_id(request):
+            await admin_sessions.delete(previous)
         redirect = Redirect(path=target, status_code=303, headers=HEADERS)
         redirect.cookies.append(session_cookie(request, session))
+        redirect.cookies.append(pre_session_cookie(request, "", max_age=0))
         return redirect
 
     @post("/logout", status_code=303)
     async def log_out(self, request: Request[Any, Any, Any]) -> Redirect:
-        await admin_sessions.delete(request.cookies.get(SESSION_COOKIE, ""))
+        await admin_sessions.delete(session_id(request))
         redirect = Redirect(path=f"{PREFIX}/login", status_code=303, headers=HEADERS)
         redirect.cookies.append(session_cookie(request, "", max_age=0))
         return redirect

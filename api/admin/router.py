@@ -50,8 +50,8 @@ def admin_router() -> Router:
             ),
             unknown_page,
         ],
-        # Outermost first: the CSRF check comes before the session is even looked up.
-        middleware=[AdminCSRFMiddleware, DefineMiddleware(SessionMiddleware)],
+        # Outermost first: the session is looked up first, since the CSRF token is bound to it.
+        middleware=[DefineMiddleware(SessionMiddleware), AdminCSRFMiddleware],
         exception_handlers=EXCEPTION_HANDLERS,
         response_headers=RESPONSE_HEADERS,
         include_in_schema=False,

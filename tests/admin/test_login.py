@@ -1,12 +1,33 @@
-"""Logging in and out, sessions, throttling: DECISIONS 10 "Login" and "Sessions"."""
+"""Logging in and out, sessions, throttling: DECISIONS 10 "Login" and "Sessions", 17."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 import httpx
 import pytest
 
+from models import login_throttle
+from models.admin_login import WRONG
+from models.tables import AdminSession, FailedLogin
 from tests import factories
 from tests.admin.support import log_in, member
+
+WRONG_HTML = WRONG.replace("'", "&#39;")
+
+
+def client_from(app, address: str, base_url: str = "http://testserver") -> httpx.AsyncClient:
+    """A browser at `address` (the ASGI scope's client, as the server would see it)."""
+    transport = httpx.ASGITransport(app=app, client=(address, 50000))
+    return httpx.AsyncClient(transport=transport, base_url=base_url)
+
+
+async def age_attempts(by: dt.timedelta) -> None:
+    """Move every counted attempt `by` into the past (the window passing)."""
+    for row in await FailedLogin.select(FailedLogin.id, FailedLogin.at):
+        await FailedLogin.update({FailedLogin.at: row["at"] - by}).where(
+            FailedLogin.id == row["id"]
+        )
 
 
 async def test_owner_logs_in_and_sees_the_overview(browser: httpx.AsyncClient) -> None:
@@ -15,10 +36,11 @@ async def test_owner_logs_in_and_sees_the_overview(browser: httpx.AsyncClient) -
     answer = await log_in(browser, owner.email)
     assert answer.status_code == 303
     assert answer.headers["location"] == "/admin/"
-    cookie = answer.headers["set-cookie"]
-    assert "pressline_session=" in cookie
-    assert "HttpOnly" in cookie and "Path=/admin" in cookie and "SameSite=lax" in cookie
-    assert "Secure" not in cookie  # plain http here
+    cookies = answer.headers.get_list("set-cookie")
+    session = next(c for c in cookies if c.startswith("pressline_session="))
+    assert "HttpOnly" in session and "Path=/admin" in session and "SameSite=lax" in session
+    assert "Secure" not in session  # plain http here
+    assert any(c.startswith("pressline_presession=") and "Max-Age=0" in c for c in cookies)
     page = await browser.get("/admin/")
     assert page.status_code == 200
     assert "Inkwell Prints" in page.text
@@ -26,6 +48,25 @@ async def test_owner_logs_in_and_sees_the_overview(browser: httpx.AsyncClient) -
     assert page.headers["x-frame-options"] == "DENY"
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "same-origin"
+
+
+async def test_over_https_the_session_cookie_is_host_prefixed(app) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    async with client_from(app, "10.0.0.5", "https://testserver") as client:
+        answer = await log_in(client, owner.email)
+        assert answer.status_code == 303, answer.text
+        session = next(
+            c for c in answer.headers.get_list("set-cookie") if c.startswith("__Host-pressline_")
+            and "session=" in c and "presession" not in c
+        )  # fmt: skip
+        assert "Secure" in session and "Path=/;" in session and "Domain" not in session
+        assert (await client.get("/admin/")).status_code == 200
+        # A plain-named cookie (as a sibling subdomain could plant) is not read over HTTPS.
+        value = client.cookies.get("__Host-pressline_session")
+        client.cookies.clear()
+        client.cookies.set("pressline_session", value)
+        assert (await client.get("/admin/")).status_code == 303
 
 
 async def test_the_session_cookie_is_secure_when_public_url_is_https(
@@ -38,7 +79,77 @@ async def test_the_session_cookie_is_secure_when_public_url_is_https(
     ws = await factories.workspace()
     owner = await member(ws)
     transport = httpx.ASGITransport(app=create_app())
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+    # The browser talks https to the proxy, so it sends the Secure cookies back.
+    async with httpx.AsyncClient(transport=transport, base_url="https://testserver") as client:
         answer = await log_in(client, owner.email)
     assert answer.status_code == 303
+    assert "__Host-pressline_session=" in answer.headers["set-cookie"]
     assert "Secure" in answer.headers["set-cookie"]
+
+
+async def test_a_deactivated_user_gets_the_wrong_password_answer(
+    browser: httpx.AsyncClient,
+) -> None:
+    ws = await factories.workspace()
+    gone = await member(ws, is_active=False)
+    right = await log_in(browser, gone.email)
+    wrong = await log_in(browser, gone.email, "not the password at all")
+    assert right.status_code == wrong.status_code == 400
+    assert WRONG_HTML in right.text and "deactivated" not in right.text
+    assert right.text.replace(gone.email, "") == wrong.text.replace(gone.email, "")
+    assert await AdminSession.count() == 0
+
+
+async def test_ten_failures_throttle_the_email_for_the_rest_of_the_window(browser) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    for _ in range(login_throttle.MAX_PER_EMAIL):
+        assert (await log_in(browser, owner.email, "wrong password!")).status_code == 400
+    refused = await log_in(browser, owner.email)  # even the right password now
+    assert refused.status_code == 429
+    assert "Try again in 15 minutes" in refused.text and "Logins are refused until" in refused.text
+    assert 1 <= int(refused.headers["retry-after"]) <= 900
+    assert await AdminSession.count() == 0
+    assert await login_throttle.attempts(owner.email) == 10  # refused tries are not counted
+    other = await member(ws)
+    assert (await log_in(browser, other.email)).status_code == 303  # other emails unaffected
+    await age_attempts(login_throttle.WINDOW)
+    browser.cookies.clear()
+    assert (await log_in(browser, owner.email)).status_code == 303  # the window passed
+
+
+async def test_a_successful_login_gives_its_attempt_back(browser: httpx.AsyncClient) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    for _ in range(login_throttle.MAX_PER_EMAIL + 5):
+        browser.cookies.clear()
+        assert (await log_in(browser, owner.email)).status_code == 303
+    assert await login_throttle.attempts(owner.email) == 0
+
+
+async def test_thirty_failures_from_one_address_lock_that_address_only(app) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    async with (
+        client_from(app, "203.0.113.7") as attacker,
+        client_from(app, "198.51.100.2") as shop,
+    ):
+        for n in range(login_throttle.MAX_PER_ADDRESS):
+            answer = await log_in(attacker, f"guess{n}@example.com", "wrong password!")
+            assert answer.status_code == 400
+        refused = await log_in(attacker, owner.email)
+        assert refused.status_code == 429
+        assert "your network address" in refused.text
+        assert 1 <= int(refused.headers["retry-after"]) <= 900
+        assert (await log_in(shop, owner.email)).status_code == 303
+
+
+async def test_login_always_starts_a_new_session(browser: httpx.AsyncClient) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    await log_in(browser, owner.email)
+    first = browser.cookies.get("pressline_session")
+    await log_in(browser, owner.email)  # logging in again while logged in
+    second = browser.cookies.get("pressline_session")
+    assert first and second and first != second
+    assert await AdminSession.count() == 1  # the earlier session ended

@@ -171,8 +171,8 @@ async def test_the_worker_purges_expired_keys_and_old_outbox_history(start_daemo
     )
     stale_session = await admin_sessions.create(user.id, ws.id, now - dt.timedelta(days=8))
     live_session = await admin_sessions.create(user.id, ws.id, now)
-    await login_throttle.record_failure("old@example.com", now - dt.timedelta(hours=1))
-    await login_throttle.record_failure("new@example.com", now)
+    await login_throttle.reserve("old@example.com", "", now - dt.timedelta(hours=1))
+    await login_throttle.reserve("new@example.com", "", now)
 
     await daemon.housekeeping()
 

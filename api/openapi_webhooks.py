@@ -29,7 +29,7 @@ from litestar.openapi.spec.enums import OpenAPIType
 from litestar.typing import FieldDefinition
 
 from api.schemas.events import WEBHOOK_BODIES
-from daemon.signing import USER_AGENT
+from models.webhooks.signing import USER_AGENT
 from models import outbox
 
 REF = "#/components/schemas/{}"

@@ -1,44 +1,88 @@
-"""Claiming due deliveries with a lease, so several workers never send one at the same time.
+"""Claiming due deliveries fairly, with a lease, so several workers never send one at once.
 
-A claim is one short transaction (none is held across the HTTP call): it stamps
-`lease_expires_at`/`leased_by` on up to `limit` due rows, then reads what sending needs
-(URL, secret, event name and body). A worker that dies simply lets its leases run out, and
-the rows become due for everyone again. The statements run in daemon/store.py.
+A claim is one short transaction (none is held across the HTTP call) and a claimed delivery
+is sent at once: claiming *is* starting the attempt. In that transaction:
+1. the active subscriptions with due deliveries and room are locked (others' claims skip
+   them): room is the smaller of `WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION - in_flight` (the
+   fairness cap) and `WEBHOOK_DEACTIVATE_AFTER - consecutive_failures - in_flight` (every
+   attempt in flight may fail, so never more start than could reach the limit);
+2. each one's oldest due deliveries, up to its room, are ranked (first of every subscription
+   before the second of any) and leased up to the worker's own room;
+3. `in_flight` grows by what each subscription got — so an inactive subscription, or one
+   whose attempts in flight could already deactivate it, gets no attempt started, whatever
+   any worker holds.
+Then what sending needs (URL, secrets, event name and body) is read. The statements run in
+daemon/store.py.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from models.statements import Sql
 
-# Each statement is written once, in PostgreSQL's dialect (models/statements.py derives the SQLite
-# text; row locks are PostgreSQL's only, since SQLite's write transaction locks the whole
-# database). Rows another worker is claiming right now are skipped rather than waited for.
-CLAIM = Sql(
+# Each statement is written once, in PostgreSQL's dialect (models/statements.py derives the
+# SQLite text; row locks are PostgreSQL's only, since SQLite's write transaction locks the
+# whole database). Subscriptions another worker is claiming for right now are skipped.
+# $1 now, $2 the per-subscription cap, $3 the deactivation limit.
+CANDIDATES = Sql(
     """
-    UPDATE webhook_deliveries SET lease_expires_at = $3, leased_by = $4
-    WHERE id IN (
-        SELECT d.id FROM webhook_deliveries d
-        JOIN webhook_subscriptions s ON s.id = d.subscription
-        WHERE d.status = 'pending' AND d.next_attempt_at <= $1
-          AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $1) AND s.is_active
-        ORDER BY d.next_attempt_at
-        LIMIT $2
-        FOR UPDATE OF d SKIP LOCKED
-    )
-    RETURNING id
+    SELECT s.id, s.in_flight, s.consecutive_failures FROM webhook_subscriptions s
+    WHERE s.is_active AND s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3
+      AND EXISTS (
+        SELECT 1 FROM webhook_deliveries d
+        WHERE d.subscription = s.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+          AND d.leased_by IS NULL
+      )
+    ORDER BY s.in_flight, s.id
+    FOR UPDATE OF s SKIP LOCKED
     """
 )
 
-# What sending needs, for the rows the claim just took (a second round trip: a claim takes a
-# batch, so it costs nothing measurable — docs/benchmarks.md, Webhooks).
+# PostgreSQL: every candidate's oldest due deliveries up to its room, in one statement.
+PG_DUE = """
+SELECT d.id, c.sub AS subscription, d.rank
+FROM unnest($1::integer[], $2::integer[]) AS c(sub, room)
+CROSS JOIN LATERAL (
+    SELECT x.id, row_number() OVER (ORDER BY x.next_attempt_at, x.id) AS rank
+    FROM webhook_deliveries x
+    WHERE x.subscription = c.sub AND x.status = 'pending' AND x.next_attempt_at <= $3
+      AND x.leased_by IS NULL
+    ORDER BY x.next_attempt_at, x.id
+    LIMIT c.room
+) d
+"""
+
+# SQLite (no LATERAL, no round trips to save): one subscription at a time.
+DUE = Sql(
+    """
+    SELECT id FROM webhook_deliveries
+    WHERE subscription = $1 AND status = 'pending' AND next_attempt_at <= $2
+      AND leased_by IS NULL
+    ORDER BY next_attempt_at, id
+    LIMIT $3
+    """
+)
+
+TAKE = Sql(
+    """
+    UPDATE webhook_deliveries SET lease_expires_at = $3, leased_by = $2
+    WHERE id = ANY($1) AND status = 'pending' AND leased_by IS NULL
+    RETURNING id, subscription
+    """
+)
+
+STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE id = $1")
+
+# What sending needs, for the rows the claim just took. The previous secret signs too while
+# its overlap lasts.
 CLAIMED = Sql(
     """
-    SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret
+    SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
+        CASE WHEN s.previous_secret_expires_at > $4 THEN s.previous_secret END AS previous_secret
     FROM webhook_deliveries d
     JOIN webhook_events e ON e.id = d.event
     JOIN webhook_subscriptions s ON s.id = d.subscription
@@ -47,11 +91,32 @@ CLAIMED = Sql(
     """
 )
 
-# One row given back (shutdown: a cold path, run once per row).
+# One row given back (shutdown: a cold path, run once per row), and its subscription's count.
 RELEASE = Sql(
     """
     UPDATE webhook_deliveries SET lease_expires_at = NULL, leased_by = NULL
     WHERE id = $1 AND leased_by = $2 AND lease_expires_at = $3
+    RETURNING subscription
+    """
+)
+RELEASED = Sql(
+    """
+    UPDATE webhook_subscriptions
+    SET in_flight = CASE WHEN in_flight > $2 THEN in_flight - $2 ELSE 0 END
+    WHERE id = $1
+    """
+)
+
+# Attempts cut off by a crash: pending deliveries whose lease ran out. They are recorded as
+# failed attempts by the worker that held them (daemon/record.py), oldest first.
+EXPIRED = Sql(
+    """
+    SELECT d.id, d.attempts, d.subscription, d.leased_by, d.lease_expires_at, e.name,
+        e.event_id
+    FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event
+    WHERE d.leased_by IS NOT NULL AND d.lease_expires_at < $1 AND d.status = 'pending'
+    ORDER BY d.lease_expires_at, d.id
+    LIMIT $2
     """
 )
 
@@ -69,10 +134,48 @@ class Claimed:
     event: str
     event_id: str
     body: bytes
+    previous_secret: str | None = None
+    worker: str | None = None  # set for an expired lease: the worker that held it
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a claim may take: the worker's room and the per-subscription rules."""
+
+    room: int
+    per_subscription: int
+    deactivate_after: int
 
 
 def lease_until(now: dt.datetime, lease: float) -> dt.datetime:
     return now + dt.timedelta(seconds=lease)
+
+
+def rooms(rows: Iterable[Any], limits: Limits) -> list[tuple[int, int]]:
+    """(subscription, room) for each row of CANDIDATES, in its order."""
+    result = []
+    for row in rows:
+        in_flight, failures = row["in_flight"], row["consecutive_failures"]
+        cap = limits.per_subscription - in_flight
+        room = min(cap, limits.deactivate_after - failures - in_flight)
+        if room > 0:
+            result.append((row["id"], room))
+    return result
+
+
+def fair(due: Iterable[tuple[int, int, int]], room: int) -> list[int]:
+    """(delivery, rank within its subscription, subscription order) → the ids to take: every
+    subscription's first before any second, and so on, up to the worker's room."""
+    ordered = sorted(due, key=lambda d: (d[1], d[2]))
+    return [delivery for delivery, _, _ in ordered[:room]]
+
+
+def started(taken: Iterable[Any]) -> list[tuple[int, int]]:
+    """(subscription, attempts started) for the rows TAKE returned."""
+    counts: dict[int, int] = {}
+    for row in taken:
+        counts[row[1]] = counts.get(row[1], 0) + 1
+    return sorted(counts.items())
 
 
 def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
@@ -88,6 +191,27 @@ def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
             event=row["name"],
             event_id=row["event_id"],
             body=str(row["body"]).encode("utf-8"),
+            previous_secret=row["previous_secret"],
+        )
+        for row in rows
+    ]
+
+
+def expired(rows: Sequence[Any]) -> list[Claimed]:
+    """Rows of EXPIRED as the attempts their workers were making (nothing to send)."""
+    return [
+        Claimed(
+            id=row["id"],
+            attempt=row["attempts"] + 1,
+            # As stored (SQLite's text, PostgreSQL's timestamp): the move matches it exactly.
+            lease_expires_at=row["lease_expires_at"],
+            subscription_id=row["subscription"],
+            url="",
+            secret="",
+            event=row["name"],
+            event_id=row["event_id"],
+            body=b"",
+            worker=row["leased_by"],
         )
         for row in rows
     ]

@@ -29,6 +29,7 @@ class DaemonConfig:
     deactivate_after: int
     lease: float
     concurrency: int
+    max_in_flight_per_subscription: int
     shutdown_grace: float
     retention_days: int
 
@@ -45,6 +46,7 @@ class DaemonConfig:
             deactivate_after=s.webhook_deactivate_after,
             lease=s.webhook_lease,
             concurrency=s.webhook_concurrency,
+            max_in_flight_per_subscription=s.webhook_max_in_flight_per_subscription,
             shutdown_grace=s.shutdown_grace,
             retention_days=s.webhook_retention_days,
         )

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import aiohttp
 from yarl import URL
 
-from daemon import signing, targets
+from daemon import targets
 from daemon.claim import Claimed
 from models.urls import masked_url
+from models.webhooks import signing
 
 RESPONSE_BODY_LIMIT = 64 * 1024  # docs/webhooks.md: stored whole up to 64 KiB, then truncated
 DRAIN_LIMIT = 8 * 1024 * 1024  # read (and count) at most this much past the stored part
@@ -120,6 +121,8 @@ async def send(
                 body=item.body,
                 delivery_id=item.id,
                 attempt=item.attempt,
+                timestamp=int(time.time()),
+                previous_secret=item.previous_secret,
             )
             async with session.post(
                 url, data=item.body, headers=request_headers, allow_redirects=False

@@ -1,10 +1,12 @@
-"""Keeps every send slot busy: claims in batches ahead of the slots, writes results in batches.
+"""Starts every claimable attempt at once, fairly per subscription; writes results in batches.
 
-Up to `concurrency` requests are in flight; up to as many more claimed deliveries wait for a
-slot, so a slot that frees up starts its next request at once instead of waiting for a claim.
-A claim is made when at least half of that reserve is used up (batches, not single rows).
-Before a waiting delivery is sent, its lease must still outlast a whole attempt; otherwise
-it is given back, so no delivery is ever sent by two workers at the same time.
+An attempt waiting on a socket costs a coroutine, not a scarce slot: a claim takes what can be
+sent now (daemon/claim.py: at most WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION per subscription,
+first of every subscription before the second of any) and each claimed delivery is sent at
+once, up to WEBHOOK_CONCURRENCY attempts in flight per worker (a bound on memory and sockets,
+not a queue). A receiver that hangs holds its own subscription's few attempts and nothing
+else. When results are written, the subscriptions' room frees and the worker claims again.
+Attempts whose worker died are found by their expired lease and recorded as failed.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
 import aiohttp
 
 from daemon import deliver, record, targets
-from daemon.claim import Claimed
+from daemon.claim import Claimed, Limits
 from daemon.config import DaemonConfig
 from daemon.store import Store, open_store
 from models import clock, logs
@@ -28,12 +31,14 @@ log = logging.getLogger("daemon.dispatch")
 
 RECORD_BATCH = 500  # finished attempts written in one statement (transaction) at most
 UNRECORDED_LIMIT = 4 * RECORD_BATCH  # no new claims while this many results wait to be written
+RECOVER_EVERY = 1.0  # seconds between looks for expired leases (attempts cut off by a crash)
 
 
 def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
     """The one HTTP session of the process; its resolver refuses private addresses if asked."""
     connector = aiohttp.TCPConnector(
-        limit=config.concurrency,
+        limit=config.concurrency,  # the ceiling on attempts in flight, not a queue
+        limit_per_host=0,
         resolver=None if config.allow_private_targets else targets.GuardedResolver(),
     )
     return aiohttp.ClientSession(
@@ -77,6 +82,7 @@ class Recorder:
                 for (_, done), status in zip(batch, results, strict=True):
                     if not done.done():
                         done.set_result(status)
+                d.recorded()  # the subscriptions' attempts in flight went down: claim again
 
     async def close(self) -> None:
         if self._task is not None:
@@ -105,32 +111,37 @@ class Dispatcher:
         self.store = store or open_store()
         self.closing = False
         self.recorder = Recorder(self)
-        self.reserve = config.concurrency  # claimed deliveries that may wait for a slot
-        self._slots = asyncio.Semaphore(config.concurrency)
         self._tasks: dict[asyncio.Task[None], Claimed] = {}  # claimed, result not yet written
-        self._unsent: set[asyncio.Task[None]] = set()  # waiting for a slot or sending: cancellable
+        self._unsent: set[asyncio.Task[None]] = set()  # sending: cancellable
         self._more_due = False  # the last claim was cut short by room, not by the due rows
         self._not_started: list[Claimed] = []  # claimed, then not sent because of stop()
+        self._recovered_at = -RECOVER_EVERY
 
     def room(self) -> int:
-        """How many more deliveries may be claimed now."""
-        sending_room = self.config.concurrency + self.reserve - len(self._unsent)
+        """How many more attempts may start now."""
+        sending_room = self.config.concurrency - len(self._unsent)
         recording_room = UNRECORDED_LIMIT - (len(self._tasks) - len(self._unsent))
         return min(sending_room, recording_room)
 
-    def _worth_claiming(self, room: int) -> bool:
-        return room > 0 and (room * 2 >= self.reserve or not self._unsent)
+    def limits(self, room: int) -> Limits:
+        return Limits(
+            room=room,
+            per_subscription=self.config.max_in_flight_per_subscription,
+            deactivate_after=self.config.deactivate_after,
+        )
 
     async def fill(self) -> int:
-        """Claim due deliveries while there is room and start sending them; returns how many."""
+        """Claim what can be sent now and start sending it; returns how many."""
+        await self.recover()
         started = 0
         while not self.closing:
             room = self.room()
-            if not self._worth_claiming(room):
+            if room <= 0:
                 self._more_due = True  # not known: look again when room frees up
                 break
+            limits, lease = self.limits(room), self.config.lease
             batch = await self.store.claim(
-                worker=self.worker, limit=room, now=self.now(), lease=self.config.lease
+                worker=self.worker, limits=limits, now=self.now(), lease=lease
             )
             for item in batch:
                 self._start(item)
@@ -139,6 +150,32 @@ class Dispatcher:
             if not self._more_due:
                 break
         return started
+
+    async def recover(self, force: bool = False) -> int:
+        """Record attempts cut off by a stopped worker (their lease ran out) as failed, so
+        they count towards the delivery's attempts and the subscription's failures."""
+        if not force and time.monotonic() - self._recovered_at < RECOVER_EVERY:
+            return 0
+        self._recovered_at = time.monotonic()
+        now = self.now()
+        found = await self.store.expired(now=now, limit=RECORD_BATCH)
+        if not found:
+            return 0
+        entries = [record.cut_off(item, now) for item in found]
+        statuses = await self.store.record(entries, worker=self.worker, config=self.config, now=now)
+        for item, status in zip(found, statuses, strict=True):
+            if status is not None:
+                log.warning(
+                    "attempt cut off by a stopped worker recorded as failed",
+                    extra=logs.fields(
+                        delivery_id=item.id,
+                        attempt=item.attempt,
+                        subscription_id=item.subscription_id,
+                        held_by=item.worker,
+                        delivery_status=status,
+                    ),
+                )
+        return sum(status is not None for status in statuses)
 
     def _start(self, item: Claimed) -> None:
         task = asyncio.create_task(self._attempt(item), name=f"delivery-{item.id}")
@@ -151,16 +188,11 @@ class Dispatcher:
         self._unsent.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("recording a delivery attempt failed", exc_info=task.exception())
-        self._room_freed()
 
-    def _room_freed(self) -> None:
-        if (
-            self._more_due
-            and not self.closing
-            and self.on_slot_free is not None
-            and self._worth_claiming(self.room())
-        ):
-            self.on_slot_free()  # there may be more due work waiting for this room
+    def recorded(self) -> None:
+        """Results were written: subscriptions may have room again, and so may the worker."""
+        if not self.closing and self.on_slot_free is not None and self.room() > 0:
+            self.on_slot_free()
 
     def _lease_allows(self, item: Claimed) -> bool:
         """A whole attempt must fit in what is left of the lease."""
@@ -173,27 +205,25 @@ class Dispatcher:
             self._unsent.discard(task)
 
     async def _attempt(self, item: Claimed) -> None:
-        async with self._slots:
-            if self.closing:
-                self._not_started.append(item)  # stop() releases it
-                return
-            if not self._lease_allows(item):
-                self._sent()
-                log.warning(
-                    "lease too short to send now; delivery given back",
-                    extra=logs.fields(delivery_id=item.id),
-                )
-                await self.store.release([item], self.worker)
-                return
-            outcome = await deliver.send(
-                self.session,
-                item,
-                timeout=self.config.timeout,
-                allow_private=self.config.allow_private_targets,
-                now=self.now,
-            )
+        if self.closing:
+            self._not_started.append(item)  # stop() releases it
+            return
+        if not self._lease_allows(item):
             self._sent()
-        self._room_freed()
+            log.warning(
+                "lease too short to send now; delivery given back",
+                extra=logs.fields(delivery_id=item.id),
+            )
+            await self.store.release([item], self.worker)
+            return
+        outcome = await deliver.send(
+            self.session,
+            item,
+            timeout=self.config.timeout,
+            allow_private=self.config.allow_private_targets,
+            now=self.now,
+        )
+        self._sent()
         status = await self.recorder.submit((item, outcome))
         if status is None:
             log.warning(
@@ -217,6 +247,7 @@ class Dispatcher:
     async def run_once(self) -> int:
         """Claim and send everything due now, and wait for the results (tests, one-shot use)."""
         total = 0
+        self._recovered_at = -RECOVER_EVERY
         while True:
             total += await self.fill()
             if not self._tasks:
@@ -225,7 +256,7 @@ class Dispatcher:
 
     async def stop(self, grace: float) -> None:
         """Stop claiming; give attempts `grace` seconds, then cancel and release the rest."""
-        self.closing = True  # deliveries still waiting for a slot are not started any more
+        self.closing = True  # deliveries claimed and not yet started are not started any more
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=grace)
         unfinished = [self._tasks[task] for task in self._unsent if task in self._tasks]

@@ -1,10 +1,12 @@
 """After an attempt: store it, move the delivery on, and count the subscription's failures.
 
 Attempts that finish together are written together, in one transaction (daemon/store.py
-runs the statements below). The delivery moves only while this worker's lease still holds.
-Each subscription's failure counter is changed by the one `UPDATE` (COUNT) that also decides
-deactivation (`consecutive_failures + n`), so concurrent workers cannot lose an increment;
-the counter follows what the endpoint did even if the lease ran out meanwhile.
+runs the statements below). A delivery moves only while this worker's lease still holds, and
+only a delivery that moved stores its attempt and counts: an attempt whose lease ran out was
+already recorded (and counted) as cut off by whoever found the expired lease. Each
+subscription's failure counter and attempts in flight are changed by the one `UPDATE` (COUNT)
+that also decides deactivation (`consecutive_failures + n`), so concurrent workers cannot
+lose an increment. The test event (`webhook.test`) neither counts nor resets failures.
 """
 
 from __future__ import annotations
@@ -17,15 +19,22 @@ from daemon.claim import Claimed
 from daemon.config import DaemonConfig
 from daemon.deliver import Outcome
 from models.statements import Sql
+from models.webhooks.names import DeliveryStatus, EventName
 
-SUCCEEDED, FAILED, PENDING = "succeeded", "failed", "pending"
+SUCCEEDED, FAILED, PENDING = DeliveryStatus.SUCCEEDED, DeliveryStatus.FAILED, DeliveryStatus.PENDING
 ERROR_TEXT_LIMIT = 2000
+CUT_OFF = "worker stopped during the attempt"
 
 Entry = tuple[Claimed, Outcome]
 
 
 def deactivation_reason(limit: int) -> str:
     return f"{limit} consecutive failed delivery attempts"
+
+
+def cut_off(item: Claimed, now: dt.datetime) -> Entry:
+    """An attempt whose worker died (its lease ran out): a failure, as DECISIONS 16 says."""
+    return item, Outcome(started_at=now, error=CUT_OFF)
 
 
 def _text(value: str) -> str:
@@ -45,6 +54,10 @@ class Planned:
     error: str | None
     headers: str
     body: str
+
+    @property
+    def worker(self) -> str | None:
+        return self.item.worker
 
 
 def plan(item: Claimed, outcome: Outcome, config: DaemonConfig, now: dt.datetime) -> Planned:
@@ -73,7 +86,8 @@ class FailureCount:
     Applied one by one, failures add 1 and a success sets the counter to 0. Together: without
     a success the counter grows by `lead`; with one it ends at `tail`. The limit is reached if
     failures before the first success take the stored count there (`lead` > 0 and stored +
-    `lead` >= limit), or any run of failures after a success (`peak`) does.
+    `lead` >= limit), or any run of failures after a success (`peak`) does. `finished` is the
+    number of attempts no longer in flight (test events included).
     """
 
     subscription_id: int
@@ -81,6 +95,7 @@ class FailureCount:
     reset: bool = False  # the batch has a success
     tail: int = 0  # failures after the last success
     peak: int = 0  # the longest run of failures after a success
+    finished: int = 0
 
     def add(self, succeeded: bool) -> None:
         if succeeded:
@@ -99,7 +114,9 @@ def failure_counts(entries: list[Entry]) -> list[FailureCount]:
         count = counts.get(item.subscription_id)
         if count is None:
             count = counts[item.subscription_id] = FailureCount(item.subscription_id)
-        count.add(outcome.succeeded)
+        count.finished += 1
+        if item.event != EventName.WEBHOOK_TEST:
+            count.add(outcome.succeeded)
     return [counts[key] for key in sorted(counts)]
 
 
@@ -114,7 +131,7 @@ ATTEMPT = Sql(
     """
 )
 
-# Only while this worker's lease holds; the id comes back if the delivery moved.
+# Only while the lease holds; the id comes back if the delivery moved.
 MOVE = Sql(
     """
     UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
@@ -131,8 +148,8 @@ MOVE = Sql(
 # lose an increment.
 _REACHES_LIMIT = "(($4 > 0 AND consecutive_failures + $4 >= $6) OR $5 >= $6)"
 
-# $1 subscription, $2 reset, $3 tail, $4 lead, $5 peak, $6 limit, $7 now, $8 reason.
-# Returns whether this statement deactivated it.
+# $1 subscription, $2 reset, $3 tail, $4 lead, $5 peak, $6 limit, $7 now, $8 reason,
+# $9 attempts finished. Returns whether this statement deactivated it.
 COUNT = Sql(
     f"""
     UPDATE webhook_subscriptions SET
@@ -142,8 +159,9 @@ COUNT = Sql(
         deactivated_reason = CASE WHEN is_active AND {_REACHES_LIMIT}
             THEN $8 ELSE deactivated_reason END,
         is_active = is_active AND NOT {_REACHES_LIMIT},
+        in_flight = CASE WHEN in_flight > $9 THEN in_flight - $9 ELSE 0 END,
         updated_at = $7
-    WHERE id = $1 AND ($4 > 0 OR $3 > 0 OR consecutive_failures <> 0)
+    WHERE id = $1
     RETURNING id, NOT is_active AND deactivated_at = $7 AND ($4 > 0 OR $5 > 0) AS deactivated
     """  # noqa: S608 - a constant fragment, no input
 )
@@ -152,48 +170,49 @@ COUNT = Sql(
 def attempt_args(p: Planned, worker: str) -> tuple[object, ...]:
     o = p.outcome
     return (p.item.id, p.item.attempt, o.started_at, o.duration_ms, o.status_code, p.error,
-            p.headers, p.body, o.truncated, o.length, worker)  # fmt: skip
+            p.headers, p.body, o.truncated, o.length, p.worker or worker)  # fmt: skip
 
 
 def move_args(p: Planned, worker: str, now: dt.datetime) -> tuple[object, ...]:
     o = p.outcome
     return (p.status, p.item.attempt, p.next_attempt_at, o.status_code, p.error, p.completed_at,
-            now, p.item.id, worker, p.item.lease_expires_at)  # fmt: skip
+            now, p.item.id, p.worker or worker, p.item.lease_expires_at)  # fmt: skip
 
 
 def count_args(c: FailureCount, limit: int, now: dt.datetime) -> tuple[object, ...]:
     return (c.subscription_id, c.reset, c.tail, c.lead, c.peak, limit, now,
-            deactivation_reason(limit))  # fmt: skip
+            deactivation_reason(limit), c.finished)  # fmt: skip
 
 
-# PostgreSQL only, because it measurably pays: ATTEMPT and MOVE for a whole batch in one
-# statement, the rows passed as arrays; returns the moved ids. Measured with
-# `python -m benchmarks.webhooks --deliveries 30000` (2 shared cores, runs paired): 3,460
-# deliveries/s and 0.24 ms of worker CPU per delivery, against 2,251/s and 0.32 ms with
-# ATTEMPT (executemany) and MOVE (one round trip per row) in one transaction. SQLite runs
-# the single-row statements in its transaction: no round trips there to save.
+# PostgreSQL only, because it measurably pays: MOVE and ATTEMPT for a whole batch in one
+# statement, the rows passed as arrays; returns the moved ids (only those store an attempt).
+# Measured with `python -m benchmarks.webhooks --deliveries 30000` (2 shared cores, runs
+# paired): 3,460 deliveries/s and 0.24 ms of worker CPU per delivery, against 2,251/s and
+# 0.32 ms with one round trip per row. SQLite runs the single-row statements in its
+# transaction: no round trips there to save.
 PG_RECORD_BATCH = """
 WITH r AS (
     SELECT * FROM unnest(
         $1::integer[], $2::integer[], $3::timestamptz[], $4::integer[], $5::integer[],
         $6::text[], $7::text[], $8::text[], $9::boolean[], $10::integer[],
-        $11::text[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[]
+        $11::text[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[], $15::text[]
     ) AS r(delivery, number, started_at, duration_ms, status_code, error, headers, body,
-           truncated, length, status, next_at, completed_at, lease)
-), attempts AS (
-    INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code,
-        error, response_headers, response_body, response_truncated, response_length, worker)
-    SELECT delivery, number, started_at, duration_ms, status_code, error, headers, body,
-        truncated, length, $15 FROM r
+           truncated, length, status, next_at, completed_at, lease, worker)
+), moved AS (
+    UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
+        next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
+        last_status_code = r.status_code, last_error = r.error,
+        completed_at = r.completed_at, updated_at = $16
+    FROM r
+    WHERE d.id = r.delivery AND d.status = 'pending' AND d.leased_by = r.worker
+      AND d.lease_expires_at = r.lease
+    RETURNING d.id
 )
-UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
-    next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
-    last_status_code = r.status_code, last_error = r.error,
-    completed_at = r.completed_at, updated_at = $16
-FROM r
-WHERE d.id = r.delivery AND d.status = 'pending' AND d.leased_by = $15
-  AND d.lease_expires_at = r.lease
-RETURNING d.id
+INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code,
+    error, response_headers, response_body, response_truncated, response_length, worker)
+SELECT delivery, number, started_at, duration_ms, status_code, error, headers, body,
+    truncated, length, worker FROM r JOIN moved ON moved.id = r.delivery
+RETURNING delivery
 """
 
 
@@ -213,6 +232,6 @@ def pg_batch_args(planned: list[Planned], worker: str, now: dt.datetime) -> tupl
         [p.next_attempt_at for p in planned],
         [p.completed_at for p in planned],
         [p.item.lease_expires_at for p in planned],
-        worker,
+        [p.worker or worker for p in planned],
         now,
     )

@@ -44,9 +44,14 @@ T = TypeVar("T")
 
 class Store(Protocol):
     async def claim(
-        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
     ) -> list[Claimed]:
-        """Lease up to `limit` due deliveries of active subscriptions, oldest due first."""
+        """Lease due deliveries of active subscriptions within `limits` (daemon/claim.py),
+        counting them in flight: each is sent at once."""
+        ...
+
+    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
+        """Attempts whose lease ran out (their worker died), oldest first, for `record`."""
         ...
 
     async def release(self, items: list[Claimed], worker: str) -> None:
@@ -132,32 +137,60 @@ class PostgresStore:
         self._results = _Connection(connect_kwargs, "record")
 
     async def claim(
-        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
     ) -> list[Claimed]:
-        if limit <= 0:
+        if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
+        t = STATEMENT_TIMEOUT
         async with self._claims.use() as conn:
-            taken = await conn.fetch(
-                claims.CLAIM.postgres, now, limit, expires, worker, timeout=STATEMENT_TIMEOUT
-            )
-            if not taken:
-                return []
+            async with conn.transaction():
+                candidates = await conn.fetch(
+                    claims.CANDIDATES.postgres,
+                    now,
+                    limits.per_subscription,
+                    limits.deactivate_after,
+                    timeout=t,
+                )
+                rooms = claims.rooms(candidates, limits)
+                if not rooms:
+                    return []
+                order = {sub: n for n, (sub, _) in enumerate(rooms)}
+                due = await conn.fetch(
+                    claims.PG_DUE, [r[0] for r in rooms], [r[1] for r in rooms], now, timeout=t
+                )
+                ids = claims.fair(
+                    ((row["id"], row["rank"], order[row["subscription"]]) for row in due),
+                    limits.room,
+                )
+                if not ids:
+                    return []
+                taken = await conn.fetch(claims.TAKE.postgres, ids, worker, expires, timeout=t)
+                await conn.executemany(claims.STARTED.postgres, claims.started(taken), timeout=t)
             rows = await conn.fetch(
-                claims.CLAIMED.postgres,
-                [row[0] for row in taken],
-                worker,
-                expires,
-                timeout=STATEMENT_TIMEOUT,
+                claims.CLAIMED.postgres, [row[0] for row in taken], worker, expires, now, timeout=t
             )
         return claims.claimed(rows, expires)
+
+    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
+        async with self._claims.use() as conn:
+            rows = await conn.fetch(claims.EXPIRED.postgres, now, limit, timeout=STATEMENT_TIMEOUT)
+        return claims.expired(rows)
 
     async def release(self, items: list[Claimed], worker: str) -> None:
         if not items:
             return
-        rows = [(item.id, worker, item.lease_expires_at) for item in items]
-        async with self._claims.use() as conn:
-            await conn.executemany(claims.RELEASE.postgres, rows, timeout=STATEMENT_TIMEOUT)
+        async with self._claims.use() as conn, conn.transaction():
+            for item in items:
+                sub = await conn.fetchval(
+                    claims.RELEASE.postgres,
+                    item.id,
+                    worker,
+                    item.lease_expires_at,
+                    timeout=STATEMENT_TIMEOUT,
+                )
+                if sub is not None:
+                    await conn.execute(claims.RELEASED.postgres, sub, 1, timeout=STATEMENT_TIMEOUT)
 
     async def record(
         self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
@@ -199,10 +232,10 @@ class PostgresStore:
         config: DaemonConfig,
         now: dt.datetime,
     ) -> tuple[set[int], list[int]]:
-        """One transaction: the batch's attempts and moves in one statement, then each
-        subscription's counter (in id order, the order every worker locks them in)."""
+        """One transaction: the batch's moves and attempts in one statement, then each
+        subscription's counter for what moved (in id order, the order every worker locks
+        them in)."""
         limit = config.deactivate_after
-        counts = [records.count_args(c, limit, now) for c in records.failure_counts(entries)]
         for attempt in range(1, DEADLOCK_RETRIES + 1):
             try:
                 async with self._results.use() as conn, conn.transaction():
@@ -212,6 +245,10 @@ class PostgresStore:
                         timeout=STATEMENT_TIMEOUT,
                     )
                     moved = {row[0] for row in rows}
+                    counted = [e for e in entries if e[0].id in moved]
+                    counts = [
+                        records.count_args(c, limit, now) for c in records.failure_counts(counted)
+                    ]
                     deactivated = []
                     for args in counts:
                         row = await conn.fetchrow(
@@ -275,43 +312,63 @@ class SqliteStore:
         return result
 
     async def claim(
-        self, *, worker: str, limit: int, now: dt.datetime, lease: float
+        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
     ) -> list[Claimed]:
-        if limit <= 0:
+        if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
 
         def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-            taken = [row[0] for row in _run(conn, claims.CLAIM, now, limit, expires, worker)]
-            if not taken:
+            candidates = _run(
+                conn, claims.CANDIDATES, now, limits.per_subscription, limits.deactivate_after
+            )
+            due: list[tuple[int, int, int]] = []
+            for order, (sub, room) in enumerate(claims.rooms(candidates, limits)):
+                rows = _run(conn, claims.DUE, sub, now, room)
+                due.extend((row[0], rank, order) for rank, row in enumerate(rows, start=1))
+            ids = claims.fair(due, limits.room)
+            if not ids:
                 return []
-            return _run(conn, claims.CLAIMED, taken, worker, expires)
+            taken = _run(conn, claims.TAKE, ids, worker, expires)
+            for sub, count in claims.started(taken):
+                _run(conn, claims.STARTED, sub, count)
+            return _run(conn, claims.CLAIMED, [row[0] for row in taken], worker, expires, now)
 
         return claims.claimed(await self._run(work), expires)
+
+    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
+        return claims.expired(await self._run(lambda conn: _run(conn, claims.EXPIRED, now, limit)))
 
     async def release(self, items: list[Claimed], worker: str) -> None:
         if not items:
             return
-        rows = [(item.id, worker, item.lease_expires_at) for item in items]
-        await self._run(lambda conn: conn.executemany(claims.RELEASE.sqlite, rows))
+
+        def work(conn: sqlite3.Connection) -> None:
+            for item in items:
+                rows = _run(conn, claims.RELEASE, item.id, worker, item.lease_expires_at)
+                if rows:
+                    _run(conn, claims.RELEASED, rows[0][0], 1)
+
+        await self._run(work)
 
     async def record(
         self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
     ) -> list[str | None]:
         planned = [records.plan(item, outcome, config, now) for item, outcome in entries]
         limit = config.deactivate_after
-        counts = [records.count_args(c, limit, now) for c in records.failure_counts(entries)]
 
         def work(conn: sqlite3.Connection) -> tuple[list[str | None], list[int]]:
             statuses: list[str | None] = []
-            for p in planned:
-                try:
-                    _run(conn, records.ATTEMPT, *records.attempt_args(p, worker))
-                except sqlite3.IntegrityError:  # the delivery is gone (workspace deleted)
+            counted: list[records.Entry] = []
+            for p, entry in zip(planned, entries, strict=True):
+                moved = _run(conn, records.MOVE, *records.move_args(p, worker, now))
+                if not moved:  # the lease ran out: recorded as cut off by whoever found it
                     statuses.append(None)
                     continue
-                moved = _run(conn, records.MOVE, *records.move_args(p, worker, now))
-                statuses.append(p.status if moved else None)
+                _run(conn, records.ATTEMPT, *records.attempt_args(p, worker))
+                statuses.append(p.status)
+                counted.append(entry)
+            counts = [records.count_args(c, limit, now) for c in records.failure_counts(counted)]
             deactivated = []
             for args in counts:
                 rows = _run(conn, records.COUNT, *args)

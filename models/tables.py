@@ -351,6 +351,11 @@ class WebhookSubscription(Table, tablename="webhook_subscriptions"):
     deactivated_reason = Varchar(length=255, null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    # Attempts started and not yet recorded (claims add, results and expired leases take off).
+    in_flight = Integer(default=0)
+    # During a rotation's overlap the old secret still signs, until it expires.
+    previous_secret = Varchar(length=100, null=True, default=None)
+    previous_secret_expires_at = Timestamptz(null=True, default=None)
 
 
 class WebhookEvent(Table, tablename="webhook_events"):

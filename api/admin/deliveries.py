@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Annotated, Any
 
 import msgspec
@@ -13,12 +14,12 @@ from litestar.response import Redirect, Template
 from api.admin.forms import whole_number
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX, owner_only
-from daemon import signing
 from models import subscriptions
 from models.errors import ConflictError
 from models.outbox import EVENT_NAMES
 from models.queries import admin as queries
 from models.tables import WebhookDelivery, WebhookSubscription
+from models.webhooks import signing
 
 DeliveryId = Annotated[int, PathParameter(description="Webhook delivery id")]
 
@@ -72,7 +73,7 @@ class DeliveryController(Controller):
         body = row["body"].encode("utf-8")
         sent = signing.headers(
             event=row["event"], secret=row["secret"], body=body, delivery_id=row["id"],
-            attempt=max(1, row["attempts"]),
+            attempt=max(1, row["attempts"]), timestamp=int(time.time()),
         )  # fmt: skip
         attempts = [
             {**msgspec.structs.asdict(attempt), "headers": list(attempt.response_headers.items())}

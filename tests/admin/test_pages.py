@@ -136,7 +136,7 @@ async def test_delivery_detail_shows_body_signature_and_attempts(shop: Shop) -> 
         shop.ws, sub, body=body, response_body="x" * 10, response_headers='{"X-Trace": "abc"}'
     )
     page = await shop.client.get(f"/admin/deliveries/{done}")
-    from daemon.signing import signature
+    from models.webhooks.signing import signature
 
     assert signature(secret, body.encode()) in page.text
     assert "&#34;order_number&#34;: &#34;ORD-2026-0001&#34;" in page.text  # pretty-printed

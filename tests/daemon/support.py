@@ -15,6 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
+from daemon.claim import Limits
 from models import clock
 from models.tables import WebhookDelivery, WebhookEvent, WebhookSubscription, Workspace
 
@@ -161,3 +162,8 @@ async def load_subscription(row: WebhookSubscription) -> WebhookSubscription:
     fresh = await WebhookSubscription.objects().where(WebhookSubscription.id == row.id).first()
     assert fresh is not None
     return fresh
+
+
+def limits(room: int = 10, per_subscription: int = 1000, deactivate_after: int = 20) -> Limits:
+    """What a claim may take (daemon/claim.py); by default no per-subscription cap to speak of."""
+    return Limits(room=room, per_subscription=per_subscription, deactivate_after=deactivate_after)

@@ -1,4 +1,4 @@
-"""Results written in batches and claims made ahead of free slots keep every one-by-one rule."""
+"""Results written in batches keep every one-by-one rule; a stop gives back what it cut short."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ async def test_one_batch_of_results_counts_and_deactivates_in_order(
     await support.queued(ws, sub, len(codes))
     await support.queued(ws, other, 1)
     store = make_store()
-    claimed = await store.claim(worker="a", limit=10, now=fake_clock(), lease=30)
+    claimed = await store.claim(worker="a", limits=support.limits(10), now=fake_clock(), lease=30)
     entries = [
         (item, _outcome(fake_clock, code if item.subscription_id == sub.id else 200))
         for item, code in zip(claimed, (*codes, 200), strict=True)
@@ -99,7 +99,7 @@ async def test_a_result_that_cannot_be_stored_does_not_hold_back_the_others(
     sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
     gone, kept = await support.queued(ws, sub, 2)
     store = make_store()
-    claimed = await store.claim(worker="a", limit=10, now=fake_clock(), lease=30)
+    claimed = await store.claim(worker="a", limits=support.limits(10), now=fake_clock(), lease=30)
     await WebhookDelivery.delete().where(WebhookDelivery.id == gone.id)  # workspace cleanup
 
     statuses = await store.record(
@@ -160,9 +160,7 @@ async def test_a_delivery_whose_lease_would_run_out_while_waiting_is_not_sent_on
     assert {(await support.load(d)).status for d in (first, second)} == {"succeeded"}
 
 
-async def test_stop_gives_back_deliveries_still_waiting_for_a_slot(
-    make_dispatcher, receiver: Receiver
-):
+async def test_stop_gives_back_attempts_cut_short(make_dispatcher, receiver: Receiver):
     async def stuck(_: web.Request, __: int) -> web.Response:
         await asyncio.sleep(30)
         return web.Response(text="too late")
@@ -172,8 +170,9 @@ async def test_stop_gives_back_deliveries_still_waiting_for_a_slot(
     sub = await support.subscription(ws, receiver.url())
     deliveries = await support.queued(ws, sub, 3)
     dispatcher = make_dispatcher(concurrency=2, timeout=20.0)
-    assert await dispatcher.fill() == 3  # two sending, one waiting for a slot
+    assert await dispatcher.fill() == 2  # the worker's ceiling: the third is not claimed
     await receiver.wait_for(2)
+    assert (await support.load_subscription(sub)).in_flight == 2
 
     await dispatcher.stop(0.2)
 
@@ -181,3 +180,4 @@ async def test_stop_gives_back_deliveries_still_waiting_for_a_slot(
     for d in deliveries:
         row = await support.load(d)
         assert (row.status, row.attempts, row.leased_by) == ("pending", 0, None)
+    assert (await support.load_subscription(sub)).in_flight == 0

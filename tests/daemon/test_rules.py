@@ -10,10 +10,11 @@ import socket
 import pytest
 from aiohttp.abc import AbstractResolver, ResolveResult
 
-from daemon import retry, signing, targets
+from daemon import retry, targets
 from daemon.config import DaemonConfig
 from models import settings
 from models.settings import DEFAULT_WEBHOOK_BACKOFF, SettingsError
+from models.webhooks import signing
 
 
 def test_signature_is_sha256_prefix_and_lowercase_hex_hmac_of_the_raw_body():
@@ -29,7 +30,7 @@ def test_signature_is_sha256_prefix_and_lowercase_hex_hmac_of_the_raw_body():
 
 def test_headers_are_exactly_the_decided_set():
     headers = signing.headers(
-        event="invoice.paid", secret="k", body=b"{}", delivery_id=7, attempt=3
+        event="invoice.paid", secret="k", body=b"{}", delivery_id=7, attempt=3, timestamp=1700
     )
     assert headers == {
         "Content-Type": "application/json",
@@ -38,6 +39,9 @@ def test_headers_are_exactly_the_decided_set():
         "X-SVC-Signature": signing.signature("k", b"{}"),
         "X-SVC-Delivery": "7",
         "X-SVC-Attempt": "3",
+        "webhook-id": "7",
+        "webhook-timestamp": "1700",
+        "webhook-signature": signing.standard_signature("k", "7", 1700, b"{}"),
     }
 
 

@@ -128,7 +128,12 @@ async def test_a_worker_killed_mid_batch_loses_nothing(spawn, receiver: Receiver
     ws = await support.workspace()
     sub = await support.subscription(ws, receiver.url())
     deliveries = await support.queued(ws, sub, 10)
-    short_lease = {"WEBHOOK_TIMEOUT": "2", "WEBHOOK_LEASE": "3", "WEBHOOK_CONCURRENCY": "4"}
+    short_lease = {
+        "WEBHOOK_TIMEOUT": "2",
+        "WEBHOOK_LEASE": "3",
+        "WEBHOOK_CONCURRENCY": "4",
+        "WEBHOOK_BACKOFF": "1",
+    }
 
     first = await spawn(**short_lease)
     await receiver.wait_for(4, seconds=20)
@@ -143,10 +148,61 @@ async def test_a_worker_killed_mid_batch_loses_nothing(spawn, receiver: Receiver
     await wait_until_succeeded(10, seconds=30)
 
     assert set(receiver.deliveries()) == {d.id for d in deliveries}
-    rows = await WebhookDelivery.select(WebhookDelivery.status, WebhookDelivery.attempts)
-    assert {(r["status"], r["attempts"]) for r in rows} == {("succeeded", 1)}
+    rows = await WebhookDelivery.select(
+        WebhookDelivery.id, WebhookDelivery.status, WebhookDelivery.attempts
+    )
+    # The four attempts the kill cut off count as failed; each delivery's next one succeeded.
+    assert {r["id"]: (r["status"], r["attempts"]) for r in rows} == {
+        d.id: ("succeeded", 2 if d.id in held else 1) for d in deliveries
+    }
+    cut = await WebhookAttempt.select(WebhookAttempt.delivery).where(
+        WebhookAttempt.error == "worker stopped during the attempt"
+    )
+    assert {r["delivery"] for r in cut} == held
     second.process.send_signal(signal.SIGTERM)
     assert await second.exit_code() == 0
+
+
+async def test_a_delivery_that_kills_every_worker_runs_out_of_attempts(spawn, receiver: Receiver):
+    async def hang(_: web.Request, __: int) -> web.Response:
+        await asyncio.sleep(60)  # the worker is killed while waiting here
+        return web.Response(text="too late")
+
+    receiver.behaviour = hang
+    ws = await support.workspace()
+    sub = await support.subscription(ws, receiver.url())
+    [d] = await support.queued(ws, sub)
+    env = {
+        "WEBHOOK_TIMEOUT": "2",
+        "WEBHOOK_LEASE": "3",
+        "WEBHOOK_BACKOFF": "1",
+        "WEBHOOK_MAX_ATTEMPTS": "2",
+    }
+    for n in (1, 2):  # each attempt kills its worker
+        worker = await spawn(**env)
+        await receiver.wait_for(n, seconds=30)
+        worker.process.send_signal(signal.SIGKILL)
+        assert await worker.exit_code() == -signal.SIGKILL
+
+    last = await spawn(**env)  # finds the second attempt's lease expired
+    async with asyncio.timeout(30):
+        while (await support.load(d)).status != "failed":
+            await asyncio.sleep(0.1)
+
+    row = await support.load(d)
+    assert (row.attempts, row.last_error) == (2, "worker stopped during the attempt")
+    attempts = await WebhookAttempt.select(WebhookAttempt.number, WebhookAttempt.error).where(
+        WebhookAttempt.delivery == d.id
+    )
+    assert sorted((a["number"], a["error"]) for a in attempts) == [
+        (1, "worker stopped during the attempt"),
+        (2, "worker stopped during the attempt"),
+    ]
+    assert len(receiver.requests) == 2
+    counted = await support.load_subscription(sub)
+    assert (counted.consecutive_failures, counted.in_flight) == (2, 0)
+    last.process.send_signal(signal.SIGTERM)
+    assert await last.exit_code() == 0
 
 
 async def test_sigterm_finishes_the_attempt_in_flight_and_exits_0(spawn, receiver: Receiver):

@@ -27,7 +27,8 @@ def test_defaults_when_nothing_is_set():
     assert s.webhook_backoff == (60, 300, 900, 3600, 14400)
     assert (s.webhook_max_attempts, s.webhook_deactivate_after) == (5, 20)
     assert (s.webhook_timeout, s.webhook_poll_interval, s.webhook_lease) == (10.0, 1.0, 60.0)
-    assert (s.webhook_concurrency, s.webhook_retention_days) == (64, 30)
+    assert (s.webhook_concurrency, s.webhook_retention_days) == (1024, 30)
+    assert s.webhook_max_in_flight_per_subscription == 4
     assert s.shutdown_grace == 15.0  # WEBHOOK_TIMEOUT + 5 while unset
     assert s.webhook_allow_private_targets is False
 

@@ -38,7 +38,7 @@ log = logging.getLogger("daemon.mail")
 
 MAIL_JOB = "send-mail"
 BATCH_PER_LANE = 8  # rows claimed per poll for each concurrent SMTP connection
-LEASE_MARGIN = 1.0  # seconds: an attempt starts only if the lease outlasts its timeout by this
+LEASE_MARGIN = 0.5  # seconds: an attempt starts only if the lease outlasts its timeout by this
 
 
 @dataclass(frozen=True, slots=True)

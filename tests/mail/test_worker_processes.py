@@ -1,0 +1,130 @@
+"""`python -m daemon` as real processes sending email: SIGKILL mid-send, two workers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from models.stage_moves import advance_order
+from models.tables import CustomerMessage
+from tests import factories
+from tests.api.order_helpers import shop
+from tests.mail.smtp_server import MailServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Worker:
+    def __init__(self, process: asyncio.subprocess.Process, log: Path) -> None:
+        self.process, self.log = process, log
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    async def started(self, seconds: float = 20.0) -> None:
+        async with asyncio.timeout(seconds):
+            while '"message":"worker started"' not in self.output():
+                assert self.process.returncode is None, self.output()
+                await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def spawn(backend: str, tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
+    workers: list[Worker] = []
+
+    async def start(**env: str) -> Worker:
+        environment = {
+            **os.environ,
+            "DATABASE_URL": backend,
+            "WEBHOOK_POLL_INTERVAL": "0.2",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        log = tmp_path / f"worker-{len(workers)}.log"
+        with log.open("wb") as sink:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "daemon", cwd=ROOT, env=environment, stdout=sink, stderr=sink
+            )
+        worker = Worker(process, log)
+        workers.append(worker)
+        await worker.started()
+        return worker
+
+    yield start
+    for worker in workers:
+        if worker.process.returncode is None:
+            worker.process.kill()
+            await worker.process.wait()
+
+
+async def _queue_moves(count: int) -> None:
+    s = await shop()
+    for _ in range(count):
+        order = await factories.order(s.ws, s.customer)
+        await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+
+
+async def _all_sent(count: int, seconds: float = 30.0) -> None:
+    async with asyncio.timeout(seconds):
+        while await CustomerMessage.count().where(CustomerMessage.status == "sent") < count:
+            await asyncio.sleep(0.1)
+
+
+async def test_a_worker_killed_mid_send_leaves_the_message_to_the_next(
+    spawn, smtp: MailServer
+):
+    hang, first_data = asyncio.Event(), asyncio.Event()
+
+    async def hang_first(n: int) -> str:
+        if n == 1:
+            first_data.set()
+            await hang.wait()  # the worker is killed while waiting for this reply
+        return "250 OK"
+
+    smtp.behaviour = hang_first
+    await _queue_moves(1)
+    settings = {"SMTP_URL": smtp.url, "WEBHOOK_TIMEOUT": "1.5", "WEBHOOK_LEASE": "3"}
+    worker = await spawn(**settings)
+    try:
+        async with asyncio.timeout(20):
+            await first_data.wait()
+    except TimeoutError:
+        pytest.fail("the worker never sent the message:\n" + worker.output())
+    worker.process.send_signal(signal.SIGKILL)
+    await worker.process.wait()
+    row = await CustomerMessage.select().first()
+    assert row["status"] == "queued" and row["leased_by"] is not None
+
+    await spawn(**settings)
+    await _all_sent(1)
+    await smtp.wait_for(1)
+    row = await CustomerMessage.select().first()
+    assert smtp.message_ids() == [row["message_id"]]
+    assert smtp.attempts == 2
+    hang.set()
+
+
+async def test_two_workers_send_each_message_once(spawn, smtp: MailServer):
+    async def quick(n: int) -> str:
+        await asyncio.sleep(0.003 * (n % 4))
+        return "250 OK"
+
+    smtp.behaviour = quick
+    for _ in range(2):
+        await spawn(SMTP_URL=smtp.url, MAIL_CONCURRENCY="3")
+    for _ in range(4):  # in waves, so both workers are claiming at the same time
+        await _queue_moves(15)
+        await asyncio.sleep(0.1)
+    await _all_sent(60)
+    await smtp.wait_for(60)
+    ids = await CustomerMessage.select(CustomerMessage.message_id)
+    assert Counter(smtp.message_ids()) == Counter({row["message_id"]: 1 for row in ids})
+    assert smtp.attempts == 60

@@ -29,7 +29,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from api.errors import NotFound, Unauthorized
-from models.outbox_stats import OutboxStats, outbox_stats
+from models.webhooks.stats import OutboxStats, outbox_stats
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

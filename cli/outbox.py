@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.output import Result, command
-from models.outbox_stats import outbox_stats
+from models.webhooks.stats import outbox_stats
 
 
 @click.group()

@@ -13,7 +13,6 @@ from piccolo.table import Table
 from models import clock, plans, statements
 from models import subscriptions as webhook_subscriptions
 from models.errors import NotFoundError
-from models.outbox_stats import outbox_stats
 from models.queries.filters import MAX_ID
 from models.tables import (
     ApiToken,
@@ -23,6 +22,7 @@ from models.tables import (
     WebhookSubscription,
     Workspace,
 )
+from models.webhooks.stats import outbox_stats
 
 PAGE_SIZE = 50
 DELIVERY_STATUSES = ("pending", "succeeded", "failed", "skipped")

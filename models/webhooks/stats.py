@@ -1,5 +1,9 @@
 """How far behind webhook delivery is: the figures `/metrics`, `pressline outbox stats` and the
-admin's overview show, read from the database so they hold whichever worker sent what."""
+admin's overview show, read from the database so they hold whichever worker sent what.
+
+Pending figures count active subscriptions' deliveries only: a deactivated subscription's
+deliveries wait for an operator, not for the worker, so they must not keep the documented
+"oldest pending" alert firing (they show on the admin's deliveries page instead)."""
 
 from __future__ import annotations
 
@@ -11,13 +15,13 @@ from piccolo.query.functions.aggregate import Min
 
 from models import clock, statements
 from models.tables import WebhookAttempt, WebhookDelivery, WebhookSubscription
+from models.webhooks.names import DeliveryStatus
 
 RECENT = dt.timedelta(minutes=5)
-PENDING = "pending"
 
 
 class OutboxStats(msgspec.Struct, frozen=True):
-    pending: int
+    pending: int  # active subscriptions' only
     oldest_pending_age_seconds: float  # 0 when nothing is pending
     attempts_recent: int  # attempts started within `recent` of now
     failed_attempts_recent: int
@@ -32,7 +36,9 @@ async def outbox_stats(
 ) -> OutboxStats:
     """The whole deployment's figures, or one workspace's; attempts counted over `recent`."""
     now = now or clock.now()
-    deliveries: Any = WebhookDelivery.status == PENDING
+    deliveries: Any = (WebhookDelivery.status == DeliveryStatus.PENDING) & (
+        WebhookDelivery.subscription.is_active == True  # noqa: E712 - a SQL expression
+    )
     attempts: Any = WebhookAttempt.started_at >= now - recent
     if workspace_id is not None:
         deliveries &= WebhookDelivery.workspace == workspace_id

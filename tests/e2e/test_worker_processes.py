@@ -186,7 +186,9 @@ async def test_a_delivery_that_kills_every_worker_runs_out_of_attempts(spawn, re
 
     last = await spawn(**env)  # finds the second attempt's lease expired
     async with asyncio.timeout(30):
-        while (await support.load(d)).status != "failed":
+        while True:
+            if (await support.load(d)).status == "failed":
+                break
             await asyncio.sleep(0.1)
 
     row = await support.load(d)

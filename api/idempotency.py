@@ -4,7 +4,8 @@ The handler hands over its work as an `operation` that makes the change and rend
 response; it runs in one transaction together with storing that response under the key.
 Only a successful response is kept. A request that fails (4xx or 5xx) rolled its change back,
 so its claim on the key is dropped and a retry with the same key runs afresh — for example
-after the plan limit freed up or the artwork was approved.
+after the plan limit freed up or the artwork was approved. While another request holds the
+key's lease the answer is 409 with `Retry-After`: the seconds until that lease ends.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Annotated, Any
 import msgspec
 from litestar import MediaType, Request, Response
 from litestar.datastructures import ResponseHeader
+from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.params import HeaderParameter
 
+from api.schemas.common import ErrorBody
 from models import db, idempotency
 
 HEADER = "Idempotency-Key"
@@ -35,7 +38,8 @@ IdempotencyKeyHeader = Annotated[
             "Extension: up to 255 characters. The first successful response is kept 24 h per "
             "user and key; a retry with the same key and body gets it again with "
             "`Idempotent-Replayed: true`. The same key with a different body answers 422; "
-            "while the first request is still running, 409. A failed request keeps nothing."
+            "while the first request is still running, 409 with `Retry-After`. A failed "
+            "request keeps nothing; one whose process died is taken over after 60 s."
         ),
     ),
 ]
@@ -98,7 +102,10 @@ async def respond(
             outcome = await operation()
         return _response(outcome)
     fingerprint = request_hash(request.method, request.url.path, await request.body())
-    claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
+    try:
+        claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
+    except idempotency.KeyBusy as busy:
+        return _busy(busy)
     if isinstance(claimed, idempotency.StoredResponse):
         stored = Outcome(claimed.status, claimed.body.encode(), claimed.location)
         return _response(stored, replayed=True)
@@ -111,9 +118,38 @@ async def respond(
                 body=outcome.body.decode(),
                 location=outcome.location,
             )
-    except BaseException:
-        # Best effort: should this fail too, the claim is taken over once it looks abandoned.
+    except BaseException as exc:
+        # Best effort: should this fail too, the claim is taken over when its lease ends.
         with contextlib.suppress(Exception):
             await idempotency.release(claimed)
+        if isinstance(exc, idempotency.KeyBusy):
+            return _busy(exc)
         raise
     return _response(outcome)
+
+
+def _busy(busy: idempotency.KeyBusy) -> Response[Any]:
+    """409 in the one error format, with the seconds until the key's lease ends."""
+    return Response(
+        content=ErrorBody(message=busy.message),
+        status_code=409,
+        media_type=MediaType.JSON,
+        headers={"Retry-After": str(busy.retry_after)},
+    )
+
+
+def document_retry_after(schema: OpenAPI) -> None:
+    """`Retry-After` on every 409 of the OpenAPI schema (only keyed POSTs answer 409)."""
+    for path_item in (schema.paths or {}).values():
+        operation = path_item.post
+        response = (operation.responses or {}).get("409") if operation else None
+        if isinstance(response, OpenAPIResponse):
+            response.headers = {
+                **(response.headers or {}),
+                "Retry-After": OpenAPIHeader(
+                    schema=Schema(type=OpenAPIType.INTEGER),
+                    required=True,
+                    description="Whole seconds (at least 1) until the running request's hold "
+                    "on the Idempotency-Key ends",
+                ),
+            }

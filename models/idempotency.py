@@ -5,23 +5,43 @@ on (user, key) makes exactly one of several simultaneous requests the owner, on 
 web processes. The owner marks the row `completed` inside the same transaction as its change,
 so the stored response exists exactly when the change committed. A request that fails
 deletes its row: nothing was created, and the key can be retried.
+
+A claim is a lease (DECISIONS 17): it lasts IDEMPOTENCY_LEASE seconds (60 by default) from
+the moment it was taken. A process that dies while it holds one cannot delete its row, and
+its transaction rolled back with it; once the lease has ended, another request with the key
+takes the row over and runs afresh. Until then a retry gets 409 with the seconds left. Should
+the first request still be running when its lease is taken over, its `complete` finds the row
+no longer its own and rolls its change back, so one key never makes two changes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from models import clock, statements
 from models.errors import ConflictError, InvalidFields
+from models.settings import get_settings
 from models.tables import IdempotencyKey
 
 TTL = dt.timedelta(hours=24)
-# A `running` row older than this belongs to a request that died (its transaction rolled
-# back with it), so a retry may take the key over.
-ABANDONED_AFTER = dt.timedelta(minutes=10)
 KEY_FIELD = "Idempotency-Key"
+
+
+class KeyBusy(ConflictError):
+    """Another request holds the key's lease: retry in `retry_after` seconds (→ 409 with
+    Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def lease() -> dt.timedelta:
+    """How long a claim lasts before another request may take the key over."""
+    return dt.timedelta(seconds=get_settings().idempotency_lease)
 
 
 @dataclass(frozen=True)
@@ -120,24 +140,26 @@ async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResp
                     ]
                 }
             )
-        abandoned = existing["status"] == "running" and existing["created_at"] <= now - (
-            ABANDONED_AFTER
-        )
+        lease_ends = existing["created_at"] + lease()
+        abandoned = existing["status"] == "running" and lease_ends <= now
         if expired or abandoned:
             claimed = await _take_over(existing, request_hash, now)
             if claimed is not None:
                 return claimed
             continue
         if existing["status"] == "running":
-            raise ConflictError(
-                "A request with this Idempotency-Key is still being processed; retry shortly."
+            seconds = max(1, math.ceil((lease_ends - now).total_seconds()))
+            raise KeyBusy(
+                "A request with this Idempotency-Key is still being processed; retry in "
+                f"{seconds} second{'s' if seconds != 1 else ''}.",
+                seconds,
             )
         return StoredResponse(
             status=existing["response_status"],
             body=existing["response_body"],
             location=existing["response_location"],
         )
-    raise ConflictError("This Idempotency-Key is busy; retry shortly.")
+    raise KeyBusy("This Idempotency-Key is busy; retry in 1 second.", 1)
 
 
 _COMPLETE = statements.Sql(
@@ -160,7 +182,11 @@ async def complete(claim: Claim, *, status: int, body: str, location: str | None
     async with statements.connection() as conn:
         updated = await conn.row(_COMPLETE, claim.row_id, claim.claimed_at, status, body, location)
     if updated is None:
-        raise ConflictError("This Idempotency-Key was taken over by another request.")
+        raise KeyBusy(
+            "This request ran past its Idempotency-Key's lease and another request took the key "
+            "over; retry in 1 second for that request's result.",
+            1,
+        )
 
 
 async def release(claim: Claim) -> None:

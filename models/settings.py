@@ -58,6 +58,7 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
     rate_limit_redis_timeout: Annotated[float, msgspec.Meta(gt=0, le=10)] = 0.1
     log_level: LogLevel = "INFO"
     metrics_token: str | None = None
+    idempotency_lease: Seconds = 60.0  # then a dead request's Idempotency-Key is taken over
     webhook_allow_private_targets: bool = False
     webhook_backoff: Backoff = DEFAULT_WEBHOOK_BACKOFF
     webhook_max_attempts: Count = 5

@@ -112,11 +112,15 @@ async def _running(user_id: int, key: str, body: dict, started: dt.datetime) -> 
 async def test_while_the_first_is_running_a_retry_gets_409(client):
     s = await shop()
     body = order_body(s.customer.id)
-    await _running(s.user.id, "busy", body, clock.now())
+    await _running(s.user.id, "busy", body, clock.now() - dt.timedelta(seconds=15))
     response = await create(client, s.auth, body, **{KEY: "busy"})
     assert response.status_code == 409
+    # The lease (60 s) ends in 45 s, give or take the time the request took.
+    wait = int(response.headers["retry-after"])
+    assert 44 <= wait <= 45
     assert response.json() == {
-        "message": "A request with this Idempotency-Key is still being processed; retry shortly."
+        "message": "A request with this Idempotency-Key is still being processed; "
+        f"retry in {wait} seconds."
     }
     assert await Order.count() == 0
     assert await IdempotencyKey.select(IdempotencyKey.status) == [{"status": "running"}]
@@ -125,14 +129,15 @@ async def test_while_the_first_is_running_a_retry_gets_409(client):
 async def test_an_abandoned_running_key_is_taken_over(client):
     s = await shop()
     body = order_body(s.customer.id)
-    await _running(s.user.id, "stale", body, clock.now() - dt.timedelta(minutes=11))
+    await _running(s.user.id, "stale", body, clock.now() - dt.timedelta(seconds=61))
     response = await create(client, s.auth, body, **{KEY: "stale"})
     assert response.status_code == 201, response.text
     rows = await IdempotencyKey.select(IdempotencyKey.status, IdempotencyKey.response_status)
     assert rows == [{"status": "completed", "response_status": 201}]
-    # Ten minutes is the threshold: a younger running row is still in progress.
-    await _running(s.user.id, "young", body, clock.now() - dt.timedelta(minutes=9))
-    assert (await create(client, s.auth, body, **{KEY: "young"})).status_code == 409
+    # The 60 s lease is the threshold: a younger running row is still in progress.
+    await _running(s.user.id, "young", body, clock.now() - dt.timedelta(seconds=58))
+    busy = await create(client, s.auth, body, **{KEY: "young"})
+    assert busy.status_code == 409 and 1 <= int(busy.headers["retry-after"]) <= 2
 
 
 async def test_an_expired_key_runs_again(client):
@@ -242,7 +247,7 @@ async def test_a_taken_over_claim_cannot_complete(backend):
     user = await factories.user(ws)
     first = await idempotency.claim(user.id, "slow", "h" * 64)
     assert isinstance(first, idempotency.Claim)
-    old = clock.now() - idempotency.ABANDONED_AFTER - dt.timedelta(seconds=1)
+    old = clock.now() - idempotency.lease() - dt.timedelta(seconds=1)
     await IdempotencyKey.update({IdempotencyKey.created_at: old}).where(
         IdempotencyKey.id == first.row_id
     )
@@ -264,7 +269,7 @@ async def test_an_abandoned_key_keeps_its_request(backend):
     user = await factories.user(ws)
     first = await idempotency.claim(user.id, "k", "a" * 64)
     assert isinstance(first, idempotency.Claim)
-    old = clock.now() - idempotency.ABANDONED_AFTER - dt.timedelta(seconds=1)
+    old = clock.now() - idempotency.lease() - dt.timedelta(seconds=1)
     await IdempotencyKey.update({IdempotencyKey.created_at: old}).where(
         IdempotencyKey.id == first.row_id
     )

@@ -9,6 +9,8 @@ import click
 
 from cli.output import DECIMAL, ON_OFF, Result, command, moment
 from models import accounts, plans
+from models.mail import workspace as mail
+from models.messages import EMAIL_STAGES
 
 PLAN_HELP = "|".join(plans.PLANS)
 
@@ -113,6 +115,12 @@ async def create(
 @click.option(
     "--end-trial", is_flag=True, help="End a running trial now: the workspace's own plan applies."
 )
+@click.option("--email", help="The shop's address: Reply-To of customer emails ('' removes it).")
+@click.option(
+    "--mail-stages",
+    metavar="STAGE,...",
+    help="Moves that email the customer ('' for none; proofs always do): " + ",".join(EMAIL_STAGES),
+)
 async def update(
     workspace_id: int,
     plan: str | None,
@@ -120,18 +128,39 @@ async def update(
     require_artwork_approval: bool | None,
     strict_sequence: bool | None,
     end_trial: bool,
+    email: str | None,
+    mail_stages: str | None,
 ) -> Result:
     """Change a workspace's plan, trial or settings (those not given stay as they are)."""
-    row = await accounts.set_workspace(
-        workspace_id,
-        plan=plan,
-        open_order_limit=open_order_limit,
-        require_artwork_approval=require_artwork_approval,
-        strict_sequence=strict_sequence,
-        end_trial=end_trial,
+    stages = (
+        None if mail_stages is None else [s.strip() for s in mail_stages.split(",") if s.strip()]
     )
-    info = accounts.workspace_info(row)
-    return Result(f"updated {describe(info)}", info)
+    emailing = email is not None or stages is not None
+    others = (
+        plan is not None
+        or end_trial
+        or require_artwork_approval is not None
+        or strict_sequence is not None
+        or not isinstance(open_order_limit, accounts.Keep)
+    )
+    if others or not emailing:
+        row = await accounts.set_workspace(
+            workspace_id,
+            plan=plan,
+            open_order_limit=open_order_limit,
+            require_artwork_approval=require_artwork_approval,
+            strict_sequence=strict_sequence,
+            end_trial=end_trial,
+        )
+        info = accounts.workspace_info(row)
+        if not emailing:
+            return Result(f"updated {describe(info)}", info)
+    settings = await mail.set_mail_settings(workspace_id, email=email, mail_stages=stages)
+    human = (
+        f"updated workspace {workspace_id}: email {settings.email or 'none'}; "
+        f"emailed stages {', '.join(settings.mail_stages) or 'none'} (and every proof)"
+    )
+    return Result(human, settings)
 
 
 @command(workspace, "list")

@@ -9,7 +9,7 @@ from litestar.middleware import DefineMiddleware
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
-from api.admin import deliveries, login, overview, staff, tokens, webhooks
+from api.admin import deliveries, login, overview, settings, staff, tokens, webhooks
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
     HEADERS,
@@ -45,6 +45,7 @@ def admin_router() -> Router:
             staff.StaffController,
             webhooks.WebhookController,
             deliveries.DeliveryController,
+            settings.SettingsController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

@@ -6,7 +6,9 @@ import dataclasses
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import httpx
 import pytest
+from litestar import Litestar
 
 from daemon.mail import MailConfig, MailSender
 from models.mail.smtp_url import parse_smtp_url
@@ -45,3 +47,11 @@ def make_sender(backend: str, fake_clock: FakeClock) -> Callable[..., MailSender
         return MailSender(config, worker=worker, now=fake_clock)
 
     return make
+
+
+@pytest.fixture
+async def browser(app: Litestar) -> AsyncIterator[httpx.AsyncClient]:
+    """A client keeping cookies, like a browser (not logged in)."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+        yield c

@@ -8,13 +8,11 @@ from contextlib import asynccontextmanager
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.enums import HttpMethod
-from litestar.middleware import DefineMiddleware
 from litestar.routes import HTTPRoute
 
-from api import idempotency, links, metrics, openapi, ratelimit, request_log
+from api import links, metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
-from api.auth import TokenAuthMiddleware
 from api.controllers import health
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
@@ -24,6 +22,7 @@ from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
+from api.request_path import ApiAccess, RequestPath
 from models import db, token_use
 from models.settings import get_settings
 
@@ -69,8 +68,8 @@ def create_app() -> Litestar:
             InventoryController,
             EventController,
         ],
-        # Listed outermost first: the limiter counts only authenticated requests (api.md §2.2).
-        middleware=[DefineMiddleware(TokenAuthMiddleware), ratelimit.RateLimitMiddleware()],
+        # After routing: the token, the plan and the rate limit (api/request_path.py).
+        middleware=[ApiAccess],
     )
     app = Litestar(
         route_handlers=[api_v1, health.HealthController, metrics.metrics, admin_router()],
@@ -92,10 +91,9 @@ def create_app() -> Litestar:
     )
     answer_options_with_every_method(app)
     # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
-    app.asgi_handler = request_log.RequestLogMiddleware(app.asgi_handler)
+    app.asgi_handler = RequestPath(app.asgi_handler, limiter)
     drop_framework_400(app.openapi_schema)
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
-    idempotency.document_retry_after(app.openapi_schema)
     health.document_public(app.openapi_schema)
     openapi.give_headers_a_schema(app.openapi_schema)
     document_events(app, app.openapi_schema)

@@ -8,16 +8,16 @@ request, so revocation, deactivation and downgrades take effect on the next call
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING
 
 import msgspec
-from litestar.connection import ASGIConnection
-from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
-from litestar.types import Scope
 
 from api.errors import Forbidden, Refused, Unauthorized
 from models import clock, plans, statements, token_use, tokens
 from models.queries.auth import PrincipalRow, token_principal
+
+if TYPE_CHECKING:
+    from litestar.types import Scope
 
 
 class Principal(msgspec.Struct, frozen=True):
@@ -83,11 +83,3 @@ def admit(row: PrincipalRow, now: dt.datetime) -> Principal:
         currency=row.currency,
         token_id=row.token_id,
     )
-
-
-class TokenAuthMiddleware(AbstractAuthenticationMiddleware):
-    async def authenticate_request(
-        self, connection: ASGIConnection[Any, Any, Any, Any]
-    ) -> AuthenticationResult:
-        principal = await authenticate(bearer_token(connection.scope))
-        return AuthenticationResult(user=principal, auth=principal.token_id)

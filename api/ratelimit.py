@@ -13,12 +13,14 @@ here: in-process when `REDIS_URL` is unset, else in one Redis sorted set per use
 updated by a Lua script (atomic across every web process, timed by the Redis server's clock).
 
 Redis faults. Redis is on the path of every authenticated request, so no request waits
-for it longer than `RedisWindow.BUDGET` (10 ms) during which it answers nobody (a busy
-event loop still receives answers, so a burst is not mistaken for a hang; requests queue
-for a few connections rather than opening one each). A request Redis does not answer is
-decided in-process, and so is every request after it until a background probe, starting
-on fresh connections, finds Redis answering again: a hung Redis costs the requests then in
-flight at most the budget and the later ones nothing, and no request waits for the probe.
+for it longer than its budget (`RATE_LIMIT_REDIS_TIMEOUT`, 100 ms by default: long enough
+for a Redis on a loaded machine to be scheduled, short enough to be one slow request) during
+which it answers nobody (a busy event loop still receives answers, so a burst is not mistaken
+for a hang; requests queue for a few connections rather than opening one each). A request
+Redis does not answer is decided in-process, and so is every request after it until a
+background probe, starting on fresh connections, finds Redis answering again: a hung Redis
+costs the requests then in flight at most the budget and the later ones nothing, and no
+request waits for the probe. Each such loss is logged once and counted in /metrics.
 The connection and the scripts are set up when the web process starts, so the first burst
 has answers to measure the budget against. A dead connection (Redis restarted, without the
 counts) is replaced and the request retried at once on a fresh one.
@@ -51,10 +53,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import redis.asyncio as aioredis
-from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
 from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.status_codes import HTTP_429_TOO_MANY_REQUESTS
+from prometheus_client import Counter
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -62,8 +63,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from api.errors import ApiError
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Message, Receive, Scope, Send
-
     from models.settings import Settings
 
 log = logging.getLogger("pressline.ratelimit")
@@ -73,7 +72,13 @@ READ, WRITE = "read", "write"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LIMIT_HEADER, REMAINING_HEADER = "X-RateLimit-Limit", "X-RateLimit-Remaining"
 _RAW_LIMIT, _RAW_REMAINING = LIMIT_HEADER.lower().encode(), REMAINING_HEADER.lower().encode()
-_RAW_HEADER_NAMES = frozenset({_RAW_LIMIT, _RAW_REMAINING})
+DEFAULT_REDIS_TIMEOUT = 0.1  # seconds; RATE_LIMIT_REDIS_TIMEOUT (models/settings.py)
+
+FALLBACKS = Counter(
+    "pressline_rate_limit_redis_fallbacks_total",
+    "Times this process stopped counting rate limits in Redis (Redis did not answer within "
+    "RATE_LIMIT_REDIS_TIMEOUT or the connection failed) and counted in-process until it did",
+)
 
 
 class Decision(NamedTuple):
@@ -236,14 +241,14 @@ class RedisWindow:
     decided in-process (and the log says so) rather than refused or unlimited; a background
     probe hands the counts back to Redis once it answers (see the module docstring)."""
 
-    BUDGET = 0.010  # seconds a request waits while Redis answers nobody
     PROBE_EVERY = 0.25  # seconds between probes while Redis is not answering
     PROBE_TIMEOUT = 2.0  # for the probe and the hand-back, off every request's path
     # A few connections that requests queue for: a burst opening one connection per request
     # would keep the event loop busy for tens of milliseconds before any answer is read.
     CONNECTIONS = 8
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = DEFAULT_REDIS_TIMEOUT) -> None:
+        self.budget = timeout  # seconds a request waits while Redis answers nobody
         # No retry inside the client: a dead pooled connection means Redis restarted (and lost
         # its counts), so the request is decided here and the probe hands the counts back.
         window = self
@@ -262,8 +267,8 @@ class RedisWindow:
                 connection_class=Connection,
                 max_connections=self.CONNECTIONS,
                 timeout=None,  # waiting for a connection is part of the request's budget
-                socket_connect_timeout=self.PROBE_TIMEOUT,
-                socket_timeout=self.PROBE_TIMEOUT,
+                socket_connect_timeout=max(self.PROBE_TIMEOUT, timeout),
+                socket_timeout=max(self.PROBE_TIMEOUT, timeout),
                 health_check_interval=30,
                 retry=Retry(NoBackoff(), 0),
             )
@@ -349,6 +354,7 @@ class RedisWindow:
         if not self.shared:
             return
         self.shared = False
+        FALLBACKS.inc()  # once per loss, like the line below: /metrics says how often
         log.warning(
             "rate limits counted in-process: Redis unavailable (%s)",
             str(exc) or type(exc).__name__,
@@ -414,7 +420,7 @@ class RedisWindow:
 
 
 class _Budget:
-    """Ends a request's wait for Redis once Redis has answered nobody for `BUDGET` seconds
+    """Ends a request's wait for Redis once Redis has answered nobody for `budget` seconds
     of the event loop's own time.
 
     The wait is looked at every half budget. A look at which answers have arrived (to any
@@ -423,7 +429,7 @@ class _Budget:
     time since the last look gave Redis no fair chance to be heard and does not count. Only
     on-time looks without answers use the budget up: a wall-clock timeout alone would send a
     loaded process to in-process counts while Redis is fine, and a hung Redis on a
-    responsive loop still costs the request no more than `BUDGET`."""
+    responsive loop still costs the request no more than `budget`."""
 
     __slots__ = ("_due", "_handle", "_loop", "_seen", "_silent", "_timeout", "_window")
 
@@ -435,16 +441,16 @@ class _Budget:
         self._arm()
 
     def _arm(self) -> None:
-        self._due = self._loop.time() + self._window.BUDGET / 2
+        self._due = self._loop.time() + self._window.budget / 2
         self._handle: asyncio.Handle = self._loop.call_at(self._due, self._look)
 
     def _look(self) -> None:
-        step = self._window.BUDGET / 2
+        step = self._window.budget / 2
         if self._window.answers != self._seen:
             self._seen, self._silent = self._window.answers, 0.0
         elif self._loop.time() - self._due <= step / 2:
             self._silent += step
-            if self._silent >= self._window.BUDGET - 1e-9:
+            if self._silent >= self._window.budget - 1e-9:
                 self._timeout.reschedule(self._loop.time())  # give up now: TimeoutError
                 return
         self._arm()
@@ -463,7 +469,11 @@ class RateLimiter:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RateLimiter:
-        window: Window = RedisWindow(settings.redis_url) if settings.redis_url else MemoryWindow()
+        window: Window = (
+            RedisWindow(settings.redis_url, settings.rate_limit_redis_timeout)
+            if settings.redis_url
+            else MemoryWindow()
+        )
         return cls(
             window,
             read=settings.rate_limit_read,
@@ -480,49 +490,6 @@ class RateLimiter:
 
     async def close(self) -> None:
         await self.window.close()
-
-
-class RateLimitMiddleware(ASGIMiddleware):
-    """Runs after authentication (docs/api.md §2.2: 401 → 403 → 422 → 429) on the /api/v1 router;
-    adds the limit headers to every response of an authenticated request, errors included.
-
-    The limiter is read from `app.state.rate_limiter` on each request rather than held here:
-    Litestar deep-copies routers (and their middleware) on registration, and a copied limiter
-    would count apart from the one the app closes on shutdown."""
-
-    scopes = (ScopeType.HTTP,)
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
-        user: Any = scope.get("user")
-        user_id = getattr(user, "user_id", None)
-        if user_id is None:  # not authenticated (e.g. OPTIONS): nothing to count
-            await next_app(scope, receive, send)
-            return
-        limiter: RateLimiter = scope["litestar_app"].state.rate_limiter
-        decision = await limiter.hit(str(scope.get("method", "GET")), user_id)
-        if not decision.allowed:
-            raise TooManyRequests(
-                f"Rate limit of {decision.limit} requests per minute exceeded; "
-                f"retry in {decision.retry_after} s",
-                headers=decision.headers(),
-            )
-        extra = decision.raw_headers()
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                # Raw header pairs (replacing any of the same name), not MutableScopeHeaders:
-                # this runs on every authenticated response.
-                message["headers"] = [
-                    *(
-                        pair
-                        for pair in message.get("headers") or ()
-                        if pair[0].lower() not in _RAW_HEADER_NAMES
-                    ),
-                    *extra,
-                ]
-            await send(message)
-
-        await next_app(scope, receive, send_with_headers)
 
 
 def document_headers(schema: OpenAPI, prefix: str) -> None:

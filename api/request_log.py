@@ -8,7 +8,6 @@ values and bodies are never logged, so a token cannot reach the log by this path
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from litestar.logging.config import LoggingConfig
@@ -17,7 +16,7 @@ from api import metrics
 from models import logs
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+    from litestar.types import Scope
 
 LOGGER_NAME = "pressline.request"
 QUIET_PATHS = frozenset({"/health"})  # platform probes: DEBUG, so they don't drown the log
@@ -52,36 +51,14 @@ def request_line(scope: Scope, status: int, duration_ms: float) -> dict[str, Any
     }
 
 
-class RequestLogMiddleware:
-    """Wraps the whole application (outside routing), so 404s, 405s and errors are logged too."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        status = 500  # if the application fails before answering
-
-        async def capture_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, capture_status)
-        finally:
-            seconds = time.perf_counter() - started
-            metrics.observe(scope, status, seconds)
-            line = request_line(scope, status, seconds * 1000)
-            if status >= 500:
-                level = logging.WARNING
-            elif scope.get("path") in QUIET_PATHS:
-                level = logging.DEBUG
-            else:
-                level = logging.INFO
-            if log.isEnabledFor(level):
-                log.log(level, "request", extra=logs.fields(**line))
+def finish(scope: Scope, status: int, seconds: float) -> None:
+    """The end of a request (api/request_path.py): its metrics observation and its line."""
+    metrics.observe(scope, status, seconds)
+    if status >= 500:
+        level = logging.WARNING
+    elif scope.get("path") in QUIET_PATHS:
+        level = logging.DEBUG
+    else:
+        level = logging.INFO
+    if log.isEnabledFor(level):
+        log.log(level, "request", extra=logs.fields(**request_line(scope, status, seconds * 1000)))

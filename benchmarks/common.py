@@ -218,6 +218,23 @@ def server_env(url: str, **extra: str) -> dict[str, str]:
     }
 
 
+# benchmarks.serve under cProfile, timed by the thread's CPU clock (a loaded machine's waits
+# for a core are not counted as time spent in the function that was running); SIGUSR1 starts
+# the profile and SIGUSR2 stops it, so start-up and shutdown stay out of it.
+PROFILED_SERVE = """
+import cProfile, signal, time
+from benchmarks.serve import main
+profile = cProfile.Profile(time.thread_time)
+signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+signal.signal(signal.SIGUSR2, lambda *_: profile.disable())
+try:
+    main()
+finally:
+    profile.disable()
+    profile.dump_stats({path!r})
+"""
+
+
 @dataclass
 class Server:
     """One server process (`benchmarks.serve`: the web process's uvicorn, 1 worker, uvloop +
@@ -231,6 +248,8 @@ class Server:
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    root: Path = ROOT  # the checkout served (`benchmarks.http --baseline` serves another)
+    profile_to: Path | None = None  # run the server under cProfile, stats written here at exit
 
     @property
     def base(self) -> str:
@@ -244,13 +263,15 @@ class Server:
     def start(self, timeout: float = 60.0) -> Server:
         self.port = free_port()
         command = [sys.executable, "-m", "benchmarks.serve", self.app, str(self.port)]
+        if self.profile_to is not None:
+            command[1:3] = ["-c", PROFILED_SERVE.format(path=str(self.profile_to))]
         output: Any = None
         if self.quiet:  # request logs go to a file, as they would go to a collector
             handle, name = tempfile.mkstemp(prefix=f"bench-{self.name}-", suffix=".log")
             self.log_path = Path(name)
             output = handle
         self.process = subprocess.Popen(  # noqa: S603 - our own command line
-            command, env=server_env(self.url), cwd=ROOT, stdout=output, stderr=output
+            command, env=server_env(self.url), cwd=self.root, stdout=output, stderr=output
         )
         if output is not None:
             os.close(output)

@@ -2,6 +2,7 @@
 
     DATABASE_URL=... python -m benchmarks.hotpaths queries          # statements per endpoint
     DATABASE_URL=... python -m benchmarks.hotpaths spy --endpoint orders --seconds 10
+    DATABASE_URL=... python -m benchmarks.hotpaths profile --endpoint me --seconds 10
 
 `queries` runs the real app in-process and counts every statement it sends (through Piccolo
 and through the raw path of models/statements.py). `spy` samples a real uvicorn server under load
@@ -15,6 +16,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -242,6 +244,72 @@ def spy(url: str, args: argparse.Namespace) -> None:
         print(summarise_raw(raw))
 
 
+def profile(url: str, args: argparse.Namespace) -> None:
+    """cProfile of a server under load: microseconds per request by layer and by function."""
+    import pstats
+
+    from benchmarks.http import request_specs, run_client
+
+    users = common.load_tokens(url)["users"]
+    specs = request_specs(users, args.endpoint)
+    connections = 16 if args.endpoint == "create" else 32
+    app = common.FLOOR_APP if args.floor else common.PRESSLINE_APP
+    with tempfile.TemporaryDirectory() as tmp:
+        stats_path = Path(args.output or Path(tmp) / "profile.pstats")
+        server = common.Server("profiled", app, url, profile_to=stats_path)
+        with server:
+            run_client("python", server.port, specs, connections, 1, Path(tmp))  # warm-up
+            os.kill(server.pid, signal.SIGUSR1)  # the profile covers the measured load only
+            result, _ = run_client(
+                "python", server.port, specs, connections, args.seconds, Path(tmp)
+            )
+            os.kill(server.pid, signal.SIGUSR2)
+        requests = result["requests"]
+        stats = pstats.Stats(str(stats_path))
+        print(
+            f"{args.endpoint} on {common.label(url)} ({'floor' if args.floor else 'Pressline'}): "
+            f"{requests / result['seconds']:,.0f} req/s under cProfile (thread CPU clock); "
+            "figures are µs per request, inflated by the profiler's own cost per call"
+        )
+        print(summarise_pstats(stats, max(1, requests)))
+
+
+def summarise_pstats(stats: Any, requests: int) -> str:
+    """Own time (tottime) by layer and the costliest functions, in µs per request."""
+    by_layer: Counter[str] = Counter()
+    functions: list[tuple[float, float, int, str]] = []
+    for (filename, line, name), (_, calls, own, cumulative, _) in stats.stats.items():
+        path = filename.split("site-packages/")[-1]
+        if path.startswith(str(common.ROOT)):
+            path = path[len(str(common.ROOT)) + 1 :]
+        by_layer[layer_of(f"{name} ({path}:{line})")] += own
+        functions.append((own, cumulative, calls, f"{name} ({path}:{line})"))
+    functions.sort(reverse=True)
+    total = sum(by_layer.values())
+
+    def us(seconds: float) -> str:
+        return f"{seconds * 1e6 / requests:.1f}"
+
+    return "\n".join(
+        [
+            f"{total * 1e6 / requests:.0f} µs of profiled CPU per request",
+            "",
+            common.table(
+                ["layer (own time)", "µs/request", "share"],
+                [(k, us(v), f"{100 * v / total:.1f}%") for k, v in by_layer.most_common()],
+            ),
+            "",
+            common.table(
+                ["function", "own µs/req", "cumulative µs/req", "calls/req"],
+                [
+                    (f[3][:100], us(f[0]), us(f[1]), f"{f[2] / requests:.1f}")
+                    for f in functions[:30]
+                ],
+            ),
+        ]
+    )
+
+
 async def _smoke() -> None:
     for backend in await common.smoke_backends():
         async with common.throwaway(backend) as url:
@@ -269,6 +337,11 @@ def main() -> None:
     spy_parser.add_argument("--floor", action="store_true", help="profile the floor instead")
     spy_parser.add_argument("--py-spy", help="path to the py-spy executable")
     spy_parser.add_argument("--output", help="keep the raw stacks here (flamegraph input)")
+    profile_parser = sub.add_parser("profile", help="cProfile of a server under load")
+    profile_parser.add_argument("--endpoint", choices=ENDPOINTS, default="me")
+    profile_parser.add_argument("--seconds", type=float, default=10)
+    profile_parser.add_argument("--floor", action="store_true", help="profile the floor instead")
+    profile_parser.add_argument("--output", help="keep the pstats file here")
     args = parser.parse_args()
     if args.mode == "summarise":
         print(summarise_raw(args.file))
@@ -279,6 +352,8 @@ def main() -> None:
     url = common.database_url()
     if args.mode == "queries":
         asyncio.run(count_queries(url))
+    elif args.mode == "profile":
+        profile(url, args)
     else:
         spy(url, args)
 

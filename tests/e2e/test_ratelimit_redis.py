@@ -32,6 +32,11 @@ REDIS_URL = os.environ.get("REDIS_URL_FOR_TESTS", "redis://127.0.0.1:6379/0")
 REQUIRE_SERVICES = os.environ.get("PRESSLINE_REQUIRE_POSTGRES", "") == "1"
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
+# The tests of sharing give Redis a budget no loaded test machine uses up, so a slow answer is
+# waited for instead of being counted in-process (RATE_LIMIT_REDIS_TIMEOUT); the fault tests
+# below set the budget they measure against.
+SHARING_TIMEOUT = 5.0
+METRICS_TOKEN = "metrics-" + uuid.uuid4().hex
 
 SERVER = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1", "--no-access-log"]
 
@@ -62,7 +67,8 @@ async def redis_prefix() -> AsyncIterator[str]:
 
 async def test_two_windows_sharing_redis_count_once(redis_prefix):
     """Two limiters (as in two processes) hit the same user concurrently: exactly 60 pass."""
-    first, second = ratelimit.RedisWindow(REDIS_URL), ratelimit.RedisWindow(REDIS_URL)
+    first = ratelimit.RedisWindow(REDIS_URL, SHARING_TIMEOUT)
+    second = ratelimit.RedisWindow(REDIS_URL, SHARING_TIMEOUT)
     key = f"{redis_prefix}:read:1"
     try:
         await first.start()  # as the web process does at its start
@@ -74,9 +80,11 @@ async def test_two_windows_sharing_redis_count_once(redis_prefix):
         stored = await client.zcard(key)
         ttl = await client.pttl(key)
         await client.aclose()
+        shared = first.shared and second.shared
     finally:
         await first.close()
         await second.close()
+    assert shared  # every request was decided in Redis, none in-process
     assert Counter(d.allowed for d in decisions) == {True: 60, False: 10}
     assert sorted(d.remaining for d in decisions if d.allowed) == list(range(60))
     assert all(1 <= d.retry_after <= 60 for d in decisions if not d.allowed)
@@ -114,6 +122,8 @@ def web_processes(backend: str, redis_prefix: str) -> Iterator[list[str]]:
         "RATE_LIMIT_KEY_PREFIX": redis_prefix,
         "RATE_LIMIT_READ": "60",
         "RATE_LIMIT_WRITE": "20",
+        "RATE_LIMIT_REDIS_TIMEOUT": str(SHARING_TIMEOUT),
+        "METRICS_TOKEN": METRICS_TOKEN,
         "LOG_LEVEL": "WARNING",
     }
     ports = [_free_port(), _free_port()]
@@ -150,7 +160,16 @@ async def test_two_web_processes_share_one_users_limit(web_processes):
         # A second user is counted apart, on either process.
         _, _, other = await factories.account()
         fresh = await client.get(f"{web_processes[1]}/api/v1/me", headers=other)
+        scrapes = [
+            await client.get(
+                f"{base}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+            )
+            for base in web_processes
+        ]
     assert Counter(r.status_code for r in responses) == {200: 60, 429: 10}
+    # Neither process fell back to counting in-process: the 60 were counted in Redis.
+    for scrape in scrapes:
+        assert "\npressline_rate_limit_redis_fallbacks_total 0.0\n" in scrape.text
     assert all(counts[200] > 0 for counts in by_process)  # both processes served requests
     for response in responses:
         assert response.headers["X-RateLimit-Limit"] == "60"
@@ -310,7 +329,7 @@ async def test_a_hung_redis_costs_no_request_more_than_a_few_milliseconds(privat
     """Redis accepts connections but never answers (stopped): every request is decided at
     once in-process; once it answers again the counts are shared, within the limit."""
     limit, key = 60, "pressline-test:rl:read:3"
-    window = ratelimit.RedisWindow(private_redis.url)
+    window = ratelimit.RedisWindow(private_redis.url, timeout=0.01)  # a 10 ms budget
     try:
         await window.start()
         before = await _hits(window, key, 10, limit)

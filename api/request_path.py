@@ -1,0 +1,92 @@
+"""The one layer every HTTP request goes through: who is calling, the rate limit, the log line
+and the metrics observation, each done once per request.
+
+`RequestPath` wraps the whole application, outside routing, so unknown routes, 405s and 413s
+are timed, logged and counted like every other request. It holds the one wrapper of the
+response's `send`: it notes the status and adds the rate-limit headers an allowed request was
+given. When the response is over it observes the metrics and writes the log line
+(api/request_log.py).
+
+`ApiAccess` runs on the routes of /api/v1 once routing has matched one, so an unknown path is
+404 and a wrong method 405 before any token is asked for. In the check order of docs/api.md
+§2.2 (401 → 403 → 422 → 429) it reads the bearer token from the raw headers, resolves it with
+one statement (token → user → workspace and plan: api/auth.py) and counts the request against
+the user's limit (one Redis script call, or in-process: api/ratelimit.py). The handler gets the
+resolved `Principal` as `request.user`; the headers for the response go to `RequestPath`
+through the request's scope, so no second wrapper of `send` is needed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from api import auth, request_log
+from api.ratelimit import RateLimiter, TooManyRequests
+
+if TYPE_CHECKING:
+    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+LIMITER = "pressline.rate_limiter"  # scope key: the app's limiter, set by RequestPath
+LIMIT_HEADERS = "pressline.rate_limit_headers"  # scope key: raw headers for the response
+
+
+class RequestPath:
+    """Outermost ASGI layer of the web app (see the module docstring)."""
+
+    __slots__ = ("app", "limiter")
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        scope[LIMITER] = self.limiter  # type: ignore[literal-required]
+        status = 500  # if the application fails before answering
+
+        async def respond(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                extra: Any = scope.get(LIMIT_HEADERS)
+                if extra is not None:
+                    message["headers"] = [*message.get("headers", ()), *extra]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, respond)
+        finally:
+            request_log.finish(scope, status, time.perf_counter() - started)
+
+
+class ApiAccess:
+    """After routing, on /api/v1: the caller and the rate limit (see the module docstring).
+    OPTIONS answers which methods a path has, without a token and without counting."""
+
+    __slots__ = ("app",)
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        method: str = scope.get("method", "GET")  # type: ignore[assignment]
+        if method == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        principal = await auth.authenticate(auth.bearer_token(scope))
+        scope["user"] = principal
+        scope["auth"] = principal.token_id
+        limiter: RateLimiter = scope[LIMITER]  # type: ignore[literal-required]
+        decision = await limiter.hit(method, principal.user_id)
+        if not decision.allowed:
+            raise TooManyRequests(
+                f"Rate limit of {decision.limit} requests per minute exceeded; "
+                f"retry in {decision.retry_after} s",
+                headers=decision.headers(),
+            )
+        scope[LIMIT_HEADERS] = decision.raw_headers()  # type: ignore[literal-required]
+        await self.app(scope, receive, send)

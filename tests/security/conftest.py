@@ -8,6 +8,8 @@ import httpx
 import pytest
 from litestar import Litestar
 
+from tests.daemon.conftest import _postgres_only
+
 Browser = Callable[..., httpx.AsyncClient]
 
 
@@ -25,3 +27,6 @@ async def browsers(app: Litestar) -> AsyncIterator[Browser]:
     yield make
     for client in opened:
         await client.aclose()
+
+
+__all__ = ["_postgres_only", "browsers"]

@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 
+import httpx
+import pytest
+
 from models import login_throttle
 from models.tables import AdminSession, FailedLogin
 from tests import factories
 from tests.admin.support import csrf_of, log_in, member
 from tests.security.conftest import Browser
+from tests.security.processes import web_process
 
 GUESSES = 150
 
@@ -67,3 +71,30 @@ async def test_31_failures_from_one_address_lock_it_but_no_other(browsers: Brows
     # The emails tried were not locked for everyone: one failure each.
     assert await login_throttle.attempts("victim0@example.com") == 1
     assert (await log_in(colleague, owner.email)).status_code == 303
+
+
+@pytest.mark.slow
+async def test_150_concurrent_guesses_at_a_real_web_process(backend: str, tmp_path) -> None:
+    """The same through uvicorn and real sockets: 150 connections at once."""
+    ws = await factories.workspace()
+    owner = await member(ws)
+    with web_process(backend, tmp_path / "web.log") as web:
+        limits = httpx.Limits(max_connections=GUESSES, max_keepalive_connections=GUESSES)
+        async with httpx.AsyncClient(base_url=web.base, timeout=60, limits=limits) as attacker:
+            token = csrf_of(await attacker.get("/admin/login"))
+
+            async def guess(n: int) -> int:
+                answer = await attacker.post(
+                    "/admin/login",
+                    data={"email": owner.email, "password": f"guess {n}", "_csrf_token": token},
+                )
+                return answer.status_code
+
+            statuses = await asyncio.gather(*(guess(n) for n in range(GUESSES)))
+        checked = await FailedLogin.count().where(FailedLogin.email == owner.email.lower())
+        assert 1 <= checked <= login_throttle.MAX_PER_EMAIL
+        assert statuses.count(400) == checked and statuses.count(429) == GUESSES - checked
+        async with httpx.AsyncClient(base_url=web.base, timeout=30) as owner_browser:
+            refused = await log_in(owner_browser, owner.email)
+        assert refused.status_code == 429 and "Try again in 15 minutes" in refused.text
+    assert await AdminSession.count() == 0

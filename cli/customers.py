@@ -9,7 +9,7 @@ import click
 
 from api.schemas.customers import customer_row_bodies
 from cli.output import DECIMAL, Result, command
-from models import catalogue, operators
+from models import catalogue, contacts, operators
 from models.tables import Contact, Customer
 
 
@@ -121,7 +121,7 @@ async def list_customers(workspace: int, search: str | None, limit: int) -> Resu
 )
 async def add_contact(customer: int, name: str, email: str, phone: str, primary: bool) -> Result:
     """Add a contact to a customer (prints its id); stage messages go to the primary one."""
-    row = await catalogue.add_contact(
+    row = await contacts.add_contact(
         customer_id=customer, name=name, email=email, phone=phone, primary=primary
     )
     role = "primary contact" if row.is_primary else "contact"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import clock, db, outbox
+from models import clock, db
 from models.errors import NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.stages import TERMINAL_STAGES
 from models.tables import Artwork, Order
+from models.webhooks import events as outbox
 
 
 async def _locked_order(workspace_id: int, order_id: int) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from models import clock, db, stock_movements
 from models.accounts import FieldErrors, get_workspace, known_id
@@ -96,18 +96,25 @@ async def _price_list(workspace_id: int, name: str, discount: Decimal | None) ->
     return row
 
 
-async def create_customer(
+class CustomerFields(NamedTuple):
+    name: str
+    slug: str | None
+    price_list: str | None
+    discount: Decimal | None
+    payment_terms: str
+    carrier: str
+
+
+def _customer_fields(
     *,
-    workspace_id: int,
     name: str,
-    slug: str | None = None,
-    price_list: str | None = None,
-    discount: Decimal | str | None = None,
-    payment_terms: str = "net_30",
-    carrier: str = "",
-    tax_exempt: bool = False,
-) -> Customer:
-    """A customer; the slug comes from the name (made unique) unless one is given."""
+    slug: str | None,
+    price_list: str | None,
+    discount: Decimal | str | None,
+    payment_terms: str,
+    carrier: str,
+) -> CustomerFields:
+    """The checked fields of a customer, for create and edit alike (InvalidFields lists all)."""
     errors = FieldErrors()
     name = errors.text("name", name, 200)
     if slug is not None:
@@ -124,25 +131,51 @@ async def create_customer(
         errors.add("payment_terms", f"must be one of {', '.join(PAYMENT_TERMS)}")
     carrier = errors.text("carrier", carrier, 100, required=False)
     errors.check()
+    return CustomerFields(name, slug, list_name, rate, payment_terms, carrier)
+
+
+async def _slug_taken(workspace_id: int, slug: str, customer_id: int | None = None) -> None:
+    query = Customer.exists().where((Customer.workspace == workspace_id) & (Customer.slug == slug))
+    if customer_id is not None:
+        query = query.where(Customer.id != customer_id)
+    if await query:
+        raise InvalidFields({"slug": [f"{slug} is already used in this workspace"]})
+
+
+async def create_customer(
+    *,
+    workspace_id: int,
+    name: str,
+    slug: str | None = None,
+    price_list: str | None = None,
+    discount: Decimal | str | None = None,
+    payment_terms: str = "net_30",
+    carrier: str = "",
+    tax_exempt: bool = False,
+) -> Customer:
+    """A customer; the slug comes from the name (made unique) unless one is given."""
+    fields = _customer_fields(
+        name=name, slug=slug, price_list=price_list, discount=discount,
+        payment_terms=payment_terms, carrier=carrier,
+    )  # fmt: skip
     async with db.transaction():
         await get_workspace(workspace_id)
+        slug = fields.slug
         if slug is None:
-            slug = await _free_slug(workspace_id, slugify(name))
-        elif await Customer.exists().where(
-            (Customer.workspace == workspace_id) & (Customer.slug == slug)
-        ):
-            raise InvalidFields({"slug": [f"{slug} is already used in this workspace"]})
+            slug = await _free_slug(workspace_id, slugify(fields.name))
+        else:
+            await _slug_taken(workspace_id, slug)
         price_list_id = None
-        if list_name is not None:
-            price_list_id = (await _price_list(workspace_id, list_name, rate)).id
+        if fields.price_list is not None:
+            price_list_id = (await _price_list(workspace_id, fields.price_list, fields.discount)).id
         now = clock.now()
         row = Customer(
             workspace=workspace_id,
-            name=name,
+            name=fields.name,
             slug=slug,
             price_list=price_list_id,
-            payment_terms=payment_terms,
-            default_carrier=carrier,
+            payment_terms=fields.payment_terms,
+            default_carrier=fields.carrier,
             tax_exempt=tax_exempt,
             created_at=now,
             updated_at=now,
@@ -151,34 +184,56 @@ async def create_customer(
     return row
 
 
+async def update_customer(
+    *,
+    workspace_id: int,
+    customer_id: int,
+    name: str,
+    slug: str,
+    price_list: str | None = None,
+    discount: Decimal | str | None = None,
+    payment_terms: str = "net_30",
+    carrier: str = "",
+    tax_exempt: bool = False,
+) -> Customer:
+    """New values for every field `create_customer` takes (the admin's edit form); no price
+    list (None) takes the customer off its list, which stays for its other customers."""
+    fields = _customer_fields(
+        name=name, slug=slug, price_list=price_list, discount=discount,
+        payment_terms=payment_terms, carrier=carrier,
+    )  # fmt: skip
+    async with db.transaction():
+        row = await get_customer(customer_id)
+        if row.workspace != workspace_id:
+            raise NotFoundError(f"customer {customer_id} not found")
+        assert fields.slug is not None  # noqa: S101 - a str was given
+        await _slug_taken(workspace_id, fields.slug, customer_id)
+        price_list_id = None
+        if fields.price_list is not None:
+            price_list_id = (await _price_list(workspace_id, fields.price_list, fields.discount)).id
+        await Customer.update(
+            {
+                Customer.name: fields.name,
+                Customer.slug: fields.slug,
+                Customer.price_list: price_list_id,
+                Customer.payment_terms: fields.payment_terms,
+                Customer.default_carrier: fields.carrier,
+                Customer.tax_exempt: tax_exempt,
+                Customer.updated_at: clock.now(),
+            }
+        ).where(Customer.id == customer_id)
+    return await get_customer(customer_id)
+
+
 async def add_contact(
     *, customer_id: int, name: str, email: str, phone: str = "", primary: bool = False
 ) -> Contact:
-    """A contact; a primary one unsets the others, and a customer's first is always primary."""
-    errors = FieldErrors()
-    name = errors.text("name", name, 200)
-    email = errors.email("email", email)
-    phone = errors.text("phone", phone, 50, required=False)
-    errors.check()
-    async with db.transaction():
-        customer = await get_customer(customer_id)
-        has_contacts = await Contact.exists().where(Contact.customer == customer_id)
-        primary = primary or not has_contacts
-        if primary:
-            await Contact.update({Contact.is_primary: False}).where(Contact.customer == customer_id)
-        row = Contact(
-            workspace=customer.workspace,
-            customer=customer_id,
-            name=name,
-            email=email,
-            phone=phone,
-            is_primary=primary,
-            created_at=clock.now(),
-        )
-        await row.save()
-        # The customer detail embeds its contacts, so the customer has changed (docs/api.md §3.1).
-        await Customer.update({Customer.updated_at: clock.now()}).where(Customer.id == customer_id)
-    return row
+    """A contact (the rule of exactly one primary lives in models/contacts.py)."""
+    from models import contacts  # contacts builds on this module's customers
+
+    return await contacts.add_contact(
+        customer_id=customer_id, name=name, email=email, phone=phone, primary=primary
+    )
 
 
 # --- SKUs ----------------------------------------------------------------------------------

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from models import clock, db, outbox
+from models import clock, db
 from models.errors import NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
 from models.tables import Customer, Invoice, Order
+from models.webhooks import events as outbox
 
 
 async def issue_invoice(

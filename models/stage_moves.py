@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import clock, db, invoices, messages, outbox, stock
+from models import clock, db, invoices, messages, stock
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
+from models.webhooks import events as outbox
 
 # The webhook event each target stage causes (docs/webhooks.md).
 EVENT_FOR_TARGET = {stage: "order.stage_changed" for stage in API_TARGET_STAGES} | {

@@ -10,6 +10,9 @@ from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
 from api.admin import deliveries, login, overview, settings, staff, tokens, webhooks
+from api.admin.customers import CustomerController
+from api.admin.inventory import InventoryController
+from api.admin.invoices import InvoiceController
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
     HEADERS,
@@ -46,6 +49,9 @@ def admin_router() -> Router:
             webhooks.WebhookController,
             deliveries.DeliveryController,
             settings.SettingsController,
+            CustomerController,
+            InventoryController,
+            InvoiceController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

@@ -13,10 +13,10 @@ from api.params import INSTANT, PageNumber
 from api.schemas.common import LocalTimestamp, Schema, Timestamp
 from api.schemas.orders import CustomerRef, InvoiceStatus, Stage
 from api.validation import TextFormat, Unreadable
-from models.outbox import EVENT_NAMES
 from models.queries.events import EventRow
 from models.queries.filters import MAX_ID
 from models.statements import iso
+from models.webhooks.names import EVENT_NAMES
 
 EventType = Literal[
     "order.stage_changed", "order.dispatched", "invoice.issued", "invoice.paid", "artwork.approved"

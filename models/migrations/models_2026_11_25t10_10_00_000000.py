@@ -1,5 +1,6 @@
 """Stock movements (one row per change of a SKU's `on_hand` or `reserved`, with who, when and
-why) and the admin's one-time notices. Additive only; no existing row changes.
+why), the admin's one-time notices, and indexes for the admin's invoice list. Additive only;
+no existing row changes.
 
 Both tables and their indexes are made in one raw step: Piccolo runs raw steps before it adds
 tables, and the index on (workspace, sku, at) must follow its table. The tables are created
@@ -70,6 +71,10 @@ INDEXES = [
     "CREATE INDEX IF NOT EXISTS stock_movements_ws_sku_at ON stock_movements (workspace, sku, at)",
     'CREATE INDEX IF NOT EXISTS stock_movements_order ON stock_movements ("order")',
     "CREATE INDEX IF NOT EXISTS admin_flashes_session ON admin_flashes (session)",
+    # The admin's invoice list: newest first, all or by status.
+    "CREATE INDEX IF NOT EXISTS invoices_ws_created ON invoices (workspace, created_at, id)",
+    "CREATE INDEX IF NOT EXISTS invoices_ws_status_created "
+    "ON invoices (workspace, status, created_at, id)",
     "CREATE INDEX IF NOT EXISTS admin_flashes_created ON admin_flashes (created_at)",
 ]
 

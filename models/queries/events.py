@@ -32,7 +32,7 @@ DETAIL = Select(
     EventRow,
     f"""
     SELECT {EVENT_COLUMNS} FROM webhook_events e
-    WHERE e.event_id = $1 AND e.workspace = $2
+    WHERE e.event_id = $1 AND e.workspace = $2 AND e.name <> 'webhook.test'
     """,  # noqa: S608 - constant fragments
 )
 
@@ -41,7 +41,8 @@ DETAIL = Select(
 def list_statements(names: int, since: bool, order: bool) -> tuple[Sql, Select[EventRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace; `names`
     placeholders for the event names, at most the five that exist)."""
-    where, n = ["e.workspace = $1"], 1
+    # The operator's test event is sent to one receiver, not part of the feed.
+    where, n = ["e.workspace = $1", "e.name <> 'webhook.test'"], 1
     if names:
         placeholders = ", ".join(f"${n + i}" for i in range(1, names + 1))
         n += names

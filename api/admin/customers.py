@@ -1,0 +1,258 @@
+"""Customers: the list with search, a customer's page (fields, contacts, orders), create, edit,
+and contacts (add, edit, remove; exactly one primary: models/contacts.py).
+
+Paths: /admin/customers, /customers/new, /customers/{id}, /customers/{id}/edit (GET form; the
+edit itself is POST /customers/{id}), /customers/{id}/contacts (POST: add),
+/customers/{id}/contacts/{contact_id} (GET form, POST edit) and
+/customers/{id}/contacts/{contact_id}/remove (GET confirmation, POST remove). Staff and owners
+alike. Every successful POST answers 303 with a one-time notice (api/admin/flash.py).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.params import PathParameter
+from litestar.response import Redirect, Template
+
+from api.admin import flash
+from api.admin.forms import form, text, whole_number
+from api.admin.pages import page
+from api.admin.security import PREFIX
+from models import catalogue, contacts
+from models.catalogue import PAYMENT_TERMS
+from models.errors import InvalidFields, NotFoundError
+from models.queries import customer_pages as queries
+from models.tables import Contact
+
+CustomerId = Annotated[int, PathParameter(description="Customer id")]
+ContactId = Annotated[int, PathParameter(description="Contact id")]
+FIELDS = ("name", "slug", "price_list", "discount", "payment_terms", "carrier", "tax_exempt")
+CONTACT_FIELDS = ("name", "email", "phone", "primary")
+EMPTY = {name: "" for name in FIELDS} | {"payment_terms": "net_30"}
+
+
+def money(cents: int, currency: str) -> str:
+    """`123456` GBP → `1,234.56 GBP`: amounts in major units, as people type them."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency}"
+
+
+def page_number(request: Request[Any, Any, Any]) -> int:
+    """`?page=N` (1 when missing or not a number; at most 100,000)."""
+    return max(1, min(whole_number(request.query_params.get("page", "1")) or 1, 100_000))
+
+
+def _optional(value: str) -> str | None:
+    return value.strip() or None
+
+
+def _customer_values(typed: dict[str, str]) -> dict[str, Any]:
+    return {
+        "name": typed["name"],
+        "price_list": _optional(typed["price_list"]),
+        "discount": _optional(typed["discount"]),
+        "payment_terms": typed["payment_terms"],
+        "carrier": typed["carrier"],
+        "tax_exempt": typed["tax_exempt"] == "on",
+    }
+
+
+class CustomerController(Controller):
+    path = "/customers"
+
+    @get("/")
+    async def list_customers(self, request: Request[Any, Any, Any]) -> Template:
+        search = request.query_params.get("q", "")[:500]
+        number = page_number(request)
+        found = await queries.customer_list(
+            request.user.workspace_id, search=search, offset=(number - 1) * queries.PAGE
+        )
+        return page(
+            request, "customers.html", here="customers", title="Customers", found=found,
+            q=search, page_number=number, more=number * queries.PAGE < found.total,
+            money=money, notice=(await flash.take(request)).notice,
+        )  # fmt: skip
+
+    def _form(
+        self,
+        request: Request[Any, Any, Any],
+        *,
+        typed: dict[str, str],
+        customer_id: int | None = None,
+        errors: dict[str, list[str]] | None = None,
+        message: str = "",
+    ) -> Template:
+        return page(
+            request, "customer_form.html", status_code=422 if errors or message else 200,
+            here="customers", title="Edit customer" if customer_id else "New customer",
+            typed=typed, customer_id=customer_id, errors=errors or {}, message=message,
+            payment_terms=PAYMENT_TERMS,
+        )  # fmt: skip
+
+    @get("/new")
+    async def new_customer(self, request: Request[Any, Any, Any]) -> Template:
+        return self._form(request, typed=dict(EMPTY))
+
+    @post("/", status_code=303)
+    async def create_customer(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        fields = await form(request)
+        typed = {name: text(fields, name) for name in FIELDS}
+        try:
+            row = await catalogue.create_customer(
+                workspace_id=request.user.workspace_id, slug=_optional(typed["slug"]),
+                **_customer_values(typed),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return self._form(request, typed=typed, errors=invalid.errors)
+        return await flash.redirect(
+            request, f"{PREFIX}/customers/{row.id}", f"The customer {row.name} was added."
+        )
+
+    @get("/{customer_id:int}")
+    async def show_customer(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId
+    ) -> Template:
+        return await self._show(request, customer_id)
+
+    async def _show(
+        self,
+        request: Request[Any, Any, Any],
+        customer_id: int,
+        *,
+        typed: dict[str, str] | None = None,
+        errors: dict[str, list[str]] | None = None,
+    ) -> Template:
+        found = await queries.customer_page(request.user.workspace_id, customer_id)
+        if found is None:
+            raise NotFoundError(f"customer {customer_id} not found")
+        return page(
+            request, "customer.html", status_code=422 if errors else 200, here="customers",
+            title=found.customer.name, c=found, money=money, errors=errors or {},
+            typed=typed or {"name": "", "email": "", "phone": "", "primary": ""},
+            notice=(await flash.take(request)).notice if errors is None else "",
+        )  # fmt: skip
+
+    @get("/{customer_id:int}/edit")
+    async def edit_customer_form(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId
+    ) -> Template:
+        found = await queries.customer_page(request.user.workspace_id, customer_id)
+        if found is None:
+            raise NotFoundError(f"customer {customer_id} not found")
+        c = found.customer
+        discount = "" if c.discount_percent is None else f"{float(c.discount_percent):.2f}"
+        typed = {
+            "name": c.name, "slug": c.slug, "price_list": c.price_list or "",
+            "discount": discount if c.price_list else "", "payment_terms": c.payment_terms,
+            "carrier": c.default_carrier, "tax_exempt": "on" if c.tax_exempt else "",
+        }  # fmt: skip
+        return self._form(request, typed=typed, customer_id=customer_id)
+
+    @post("/{customer_id:int}", status_code=303)
+    async def edit_customer(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId
+    ) -> Template | Redirect:
+        fields = await form(request)
+        typed = {name: text(fields, name) for name in FIELDS}
+        try:
+            row = await catalogue.update_customer(
+                workspace_id=request.user.workspace_id, customer_id=customer_id,
+                slug=typed["slug"], **_customer_values(typed),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return self._form(request, typed=typed, customer_id=customer_id, errors=invalid.errors)
+        return await flash.redirect(
+            request, f"{PREFIX}/customers/{row.id}", "The customer's details were saved."
+        )
+
+    # --- contacts ------------------------------------------------------------------------------
+
+    @post("/{customer_id:int}/contacts", status_code=303)
+    async def add_contact(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId
+    ) -> Template | Redirect:
+        fields = await form(request)
+        typed = {name: text(fields, name) for name in CONTACT_FIELDS}
+        try:
+            row = await contacts.add_contact(
+                workspace_id=request.user.workspace_id, customer_id=customer_id,
+                name=typed["name"], email=typed["email"], phone=typed["phone"],
+                primary=typed["primary"] == "on",
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return await self._show(request, customer_id, typed=typed, errors=invalid.errors)
+        role = "the primary contact" if row.is_primary else "a contact"
+        return await flash.redirect(
+            request, f"{PREFIX}/customers/{customer_id}", f"{row.name} was added as {role}."
+        )
+
+    async def _contact(
+        self, request: Request[Any, Any, Any], customer_id: int, contact_id: int
+    ) -> Contact:
+        return await contacts.find_contact(request.user.workspace_id, customer_id, contact_id)
+
+    def _contact_form(
+        self,
+        request: Request[Any, Any, Any],
+        contact: Contact,
+        *,
+        typed: dict[str, str],
+        errors: dict[str, list[str]] | None = None,
+    ) -> Template:
+        return page(
+            request, "customer_contact.html", status_code=422 if errors else 200,
+            here="customers", title=f"Contact {contact.name}", contact=contact, typed=typed,
+            errors=errors or {},
+        )  # fmt: skip
+
+    @get("/{customer_id:int}/contacts/{contact_id:int}")
+    async def edit_contact_form(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId, contact_id: ContactId
+    ) -> Template:
+        row = await self._contact(request, customer_id, contact_id)
+        typed = {"name": row.name, "email": row.email, "phone": row.phone, "primary": ""}
+        return self._contact_form(request, row, typed=typed)
+
+    @post("/{customer_id:int}/contacts/{contact_id:int}", status_code=303)
+    async def edit_contact(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId, contact_id: ContactId
+    ) -> Template | Redirect:
+        row = await self._contact(request, customer_id, contact_id)
+        fields = await form(request)
+        typed = {name: text(fields, name) for name in CONTACT_FIELDS}
+        try:
+            row = await contacts.edit_contact(
+                workspace_id=request.user.workspace_id, customer_id=customer_id,
+                contact_id=contact_id, name=typed["name"], email=typed["email"],
+                phone=typed["phone"], primary=typed["primary"] == "on",
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return self._contact_form(request, row, typed=typed, errors=invalid.errors)
+        return await flash.redirect(
+            request, f"{PREFIX}/customers/{customer_id}", f"{row.name}'s details were saved."
+        )
+
+    @get("/{customer_id:int}/contacts/{contact_id:int}/remove")
+    async def confirm_remove_contact(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId, contact_id: ContactId
+    ) -> Template:
+        row = await self._contact(request, customer_id, contact_id)
+        return page(
+            request, "customer_contact_remove.html", here="customers",
+            title=f"Remove {row.name}", contact=row,
+        )  # fmt: skip
+
+    @post("/{customer_id:int}/contacts/{contact_id:int}/remove", status_code=303)
+    async def remove_contact(
+        self, request: Request[Any, Any, Any], customer_id: CustomerId, contact_id: ContactId
+    ) -> Redirect:
+        row = await self._contact(request, customer_id, contact_id)
+        promoted = await contacts.remove_contact(
+            workspace_id=request.user.workspace_id, customer_id=customer_id, contact_id=contact_id
+        )
+        notice = f"{row.name} was removed."
+        if promoted is not None:
+            notice += f" {promoted.name} is now the primary contact."
+        return await flash.redirect(request, f"{PREFIX}/customers/{customer_id}", notice)

@@ -1,0 +1,143 @@
+"""Inventory: the SKU list (search, low-stock filter), a SKU's page with its stock movements,
+adjusting on hand (signed delta, required reason) and the CSV import by upload, which is
+`pressline sku import` (models/catalogue.py: all rows or none, errors by line).
+
+Paths: /admin/inventory (`q`, `status=low`, `page`), /inventory/{code} (`page` of movements),
+POST /inventory/{code}/adjust (`delta`, `reason`), POST /inventory/import (multipart `file`).
+Staff and owners alike; each change records who made it (models/actors.py).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated, Any
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import UploadFile
+from litestar.params import PathParameter
+from litestar.response import Redirect, Template
+
+from api.admin import flash
+from api.admin.customers import page_number
+from api.admin.forms import form, text, whole_number
+from api.admin.pages import page
+from api.admin.security import PREFIX
+from models import catalogue, stock, stock_movements
+from models.actors import Actor
+from models.errors import InvalidFields, NotFoundError
+from models.queries import inventory_pages as queries
+
+SkuCode = Annotated[str, PathParameter(description="SKU code")]
+MAX_UPLOAD = 5 * 1024 * 1024  # a CSV of 20,000 SKUs is about 1.5 MiB
+MOVEMENTS_PAGE = 50
+
+
+def status_of(row: queries.SkuLine) -> str:
+    return stock.sku_status(
+        on_hand=row.on_hand, reserved=row.reserved, reorder_point=row.reorder_point,
+        discontinued=bool(row.discontinued),
+    )  # fmt: skip
+
+
+class InventoryController(Controller):
+    path = "/inventory"
+
+    @get("/")
+    async def list_skus(self, request: Request[Any, Any, Any]) -> Template:
+        return await self._list(request)
+
+    async def _list(
+        self,
+        request: Request[Any, Any, Any],
+        *,
+        import_errors: dict[str, list[str]] | None = None,
+        message: str = "",
+    ) -> Template:
+        search = request.query_params.get("q", "")[:500]
+        low = request.query_params.get("status") == "low"
+        number = page_number(request)
+        total, rows = await queries.sku_list(
+            request.user.workspace_id, search=search, low=low, offset=(number - 1) * queries.PAGE
+        )
+        failed = import_errors is not None or bool(message)
+        return page(
+            request, "inventory.html", status_code=422 if failed else 200, here="inventory",
+            title="Inventory", rows=rows, total=total, q=search, low=low,
+            page_number=number, more=number * queries.PAGE < total, status_of=status_of,
+            import_errors=import_errors or {}, message=message,
+            notice="" if failed else (await flash.take(request)).notice,
+        )  # fmt: skip
+
+    @get("/{code:str}")
+    async def show_sku(self, request: Request[Any, Any, Any], code: SkuCode) -> Template:
+        return await self._show(request, code)
+
+    async def _show(
+        self,
+        request: Request[Any, Any, Any],
+        code: str,
+        *,
+        typed: dict[str, str] | None = None,
+        errors: dict[str, list[str]] | None = None,
+    ) -> Template:
+        workspace_id = request.user.workspace_id
+        row = await queries.sku(workspace_id, code)
+        if row is None:
+            raise NotFoundError(f"SKU {code} not found")
+        number = page_number(request)
+        total, movements = await stock_movements.for_sku(
+            workspace_id, row.id, limit=MOVEMENTS_PAGE, offset=(number - 1) * MOVEMENTS_PAGE
+        )
+        return page(
+            request, "sku.html", status_code=422 if errors else 200, here="inventory",
+            title=f"SKU {row.code}", sku=row, status=status_of(row), movements=movements,
+            movement_total=total, page_number=number,
+            more=number * MOVEMENTS_PAGE < total, who=stock_movements.who,
+            typed=typed or {"delta": "", "reason": ""}, errors=errors or {},
+            notice="" if errors else (await flash.take(request)).notice,
+        )  # fmt: skip
+
+    @post("/{code:str}/adjust", status_code=303)
+    async def adjust(self, request: Request[Any, Any, Any], code: SkuCode) -> Template | Redirect:
+        fields = await form(request)
+        typed = {"delta": text(fields, "delta").strip(), "reason": text(fields, "reason")}
+        try:
+            done = await stock.adjust(
+                workspace_id=request.user.workspace_id, code=code,
+                delta=whole_number(typed["delta"].removeprefix("+")), reason=typed["reason"],
+                actor=Actor.user(request.user.user_id),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return await self._show(request, code, typed=typed, errors=invalid.errors)
+        delta = int(typed["delta"].removeprefix("+"))
+        return await flash.redirect(
+            request, f"{PREFIX}/inventory/{done.code}",
+            f"On hand {'+' if delta > 0 else ''}{delta:,}: now {done.on_hand:,}.",
+        )  # fmt: skip
+
+    @post("/import", status_code=303)
+    async def import_file(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        data = await request.form()
+        upload = data.get("file")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            return await self._list(request, message="Choose a CSV file to import.")
+        content = await upload.read(MAX_UPLOAD + 1)
+        if len(content) > MAX_UPLOAD:
+            return await self._list(
+                request, message=f"The file is larger than {MAX_UPLOAD // 1024 // 1024} MiB."
+            )
+        try:
+            # utf-8-sig: spreadsheet exports often start with a byte-order mark.
+            lines = io.StringIO(content.decode("utf-8-sig"), newline="").readlines()
+        except UnicodeDecodeError:
+            return await self._list(request, message="The file is not UTF-8 text (CSV).")
+        try:
+            ids = await catalogue.import_skus(
+                request.user.workspace_id, lines, actor=Actor.user(request.user.user_id)
+            )
+        except InvalidFields as invalid:
+            return await self._list(request, import_errors=invalid.errors)
+        return await flash.redirect(
+            request, f"{PREFIX}/inventory",
+            f"Imported {len(ids):,} SKU{'' if len(ids) == 1 else 's'} from {upload.filename}.",
+        )  # fmt: skip

@@ -1,0 +1,87 @@
+"""The admin's inventory pages: the SKU list (search over code, style, brand and colour; the
+low-stock filter of the API: available at or below the reorder point, discontinued excluded)
+and one SKU with its levels. The SKU's movements come from models/stock_movements.py."""
+
+from __future__ import annotations
+
+import functools
+
+import msgspec
+
+from models import statements
+from models.queries.filters import cannot_match, contains_ci, contains_pattern
+from models.queries.inventory import LOW, MAX_CODE
+from models.statements import Select, Sql, Stamp
+
+PAGE = 50
+
+
+class SkuLine(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    code: str
+    style: str
+    brand: str
+    colour: str
+    colour_hex: str
+    size: str
+    on_hand: int
+    reserved: int
+    reorder_point: int
+    discontinued: bool | int  # SQLite gives 0/1
+    updated_at: Stamp
+
+    @property
+    def available(self) -> int:
+        return self.on_hand - self.reserved
+
+
+COLUMNS = """
+    s.id, s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
+    s.reorder_point, s.discontinued, UTC_TEXT(s.updated_at)
+"""
+_SEARCHED = ("s.code", "s.style", "s.brand", "s.colour")
+
+
+@functools.cache
+def list_statements(search: bool, low: bool) -> tuple[Sql, Select[SkuLine]]:
+    where, n = ["s.workspace = $1"], 1
+    if search:
+        n += 1
+        where.append("(" + " OR ".join(contains_ci(col, f"${n}") for col in _SEARCHED) + ")")
+    if low:
+        where.append(LOW)
+    condition = " AND ".join(where)
+    count = Sql(f"SELECT COUNT(*) FROM skus s WHERE {condition}")  # noqa: S608 - constants
+    page = Select(
+        SkuLine,
+        f"""
+        SELECT {COLUMNS} FROM skus s WHERE {condition}
+        ORDER BY s.code, s.id LIMIT ${n + 1} OFFSET ${n + 2}
+        """,  # noqa: S608 - constant fragments
+    )
+    return count, page
+
+
+async def sku_list(
+    workspace_id: int, *, search: str, low: bool, offset: int
+) -> tuple[int, list[SkuLine]]:
+    search = search.strip()
+    if search and cannot_match(search, 100):  # the longest searched column
+        return 0, []
+    count, page = list_statements(bool(search), low)
+    args: list[object] = [workspace_id] + ([contains_pattern(search)] if search else [])
+    async with statements.connection() as reader:
+        return await statements.counted_page(reader, count, page, args, PAGE, offset)
+
+
+ONE = Select(
+    SkuLine,
+    f"SELECT {COLUMNS} FROM skus s WHERE s.workspace = $1 AND s.code = $2",  # noqa: S608
+)
+
+
+async def sku(workspace_id: int, code: str) -> SkuLine | None:
+    if not code or cannot_match(code, MAX_CODE):
+        return None
+    async with statements.connection() as reader:
+        return await reader.one(ONE, workspace_id, code)

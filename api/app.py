@@ -13,6 +13,7 @@ from litestar.routes import HTTPRoute
 from api import links, metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
+from api.proofs.routes import proofs_router
 from api.controllers import health
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
@@ -72,7 +73,13 @@ def create_app() -> Litestar:
         middleware=[ApiAccess],
     )
     app = Litestar(
-        route_handlers=[api_v1, health.HealthController, metrics.metrics, admin_router()],
+        route_handlers=[
+            api_v1,
+            health.HealthController,
+            metrics.metrics,
+            admin_router(),
+            proofs_router(),
+        ],
         lifespan=[database, token_use.keep_recording],
         state=State(
             {

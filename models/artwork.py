@@ -1,11 +1,16 @@
-"""Artwork of an order: a proof starts a new version; approval emits `artwork.approved`."""
+"""Artwork of an order: a proof starts a new version; approval emits `artwork.approved`.
+
+A proof may carry its file (an upload in the admin): it is kept as that version
+(models/proofs.py) and the customer's primary contact is emailed a link to approve it or ask
+for changes (models/proof_answers.py), all in the proof's transaction."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from models import clock, db
+from models import clock, db, messages, proofs
 from models.errors import NotFoundError, RuleRefused
+from models.mail import links
 from models.queries.filters import MAX_ID
 from models.stages import TERMINAL_STAGES
 from models.tables import Artwork, Order
@@ -41,27 +46,60 @@ async def _artwork(order_id: int) -> dict[str, Any]:
     return row or {"id": None, "status": "awaiting_proof", "version": 0}
 
 
-async def send_proof(*, workspace_id: int, order_id: int) -> None:
-    """Send a new proof: version + 1, awaiting the customer's approval (again)."""
+async def send_proof(
+    *,
+    workspace_id: int,
+    order_id: int,
+    file: proofs.ProofFile | None = None,
+    user_id: int | None = None,
+) -> int:
+    """Send a new proof: version + 1, awaiting the customer's approval (again). With `file`
+    (checked by proofs.check_file) it is stored and emailed to the primary contact with the
+    link to the customer's page. Returns the new version."""
     now = clock.now()
     async with db.transaction():
         order = await _locked_order(workspace_id, order_id)
         artwork = await _artwork(order_id)
+        version = artwork["version"] + 1
         if artwork["id"] is None:
             await Artwork(workspace=workspace_id, order=order["id"]).save()
         await Artwork.update(
             {
                 Artwork.status: "awaiting_approval",
-                Artwork.version: artwork["version"] + 1,
+                Artwork.version: version,
                 Artwork.approved_at: None,
+                Artwork.approved_by: None,
                 Artwork.updated_at: now,
             }
         ).where(Artwork.order == order_id)
         await Order.update({Order.updated_at: now}).where(Order.id == order_id)
+        if file is not None:
+            token = await proofs.store(
+                workspace_id=workspace_id,
+                order_id=order_id,
+                version=version,
+                file=file,
+                user_id=user_id,
+                now=now,
+            )
+            await messages.queue_proof_message(
+                workspace_id=workspace_id,
+                order_id=order_id,
+                customer_id=order["customer"],
+                number=order["number"],
+                version=version,
+                link=links.link(f"/proofs/{token}"),
+                note=file.note,
+                now=now,
+            )
+    return int(version)
 
 
-async def approve_artwork(*, workspace_id: int, order_id: int) -> None:
-    """The customer approved the current proof; records `artwork.approved`."""
+async def approve_artwork(
+    *, workspace_id: int, order_id: int, approved_by: str = "operator"
+) -> None:
+    """The customer approved the current proof; records `artwork.approved`. `approved_by`:
+    the name the customer gave on the proof page, or who recorded it."""
     now = clock.now()
     async with db.transaction():
         order = await _locked_order(workspace_id, order_id)
@@ -72,7 +110,12 @@ async def approve_artwork(*, workspace_id: int, order_id: int) -> None:
                 f"(artwork is {artwork['status']}); send a proof first."
             )
         await Artwork.update(
-            {Artwork.status: "approved", Artwork.approved_at: now, Artwork.updated_at: now}
+            {
+                Artwork.status: "approved",
+                Artwork.approved_at: now,
+                Artwork.approved_by: approved_by,
+                Artwork.updated_at: now,
+            }
         ).where(Artwork.order == order_id)
         await Order.update({Order.updated_at: now}).where(Order.id == order_id)
         await outbox.record_event(
@@ -85,3 +128,21 @@ async def approve_artwork(*, workspace_id: int, order_id: int) -> None:
             customer_id=order["customer"],
             occurred_at=now,
         )
+
+
+async def request_changes(*, workspace_id: int, order_id: int) -> None:
+    """The customer asked for changes to the current proof: `changes_requested` until the
+    next proof (the comment is kept with the proof, models/proof_answers.py)."""
+    now = clock.now()
+    async with db.transaction():
+        order = await _locked_order(workspace_id, order_id)
+        artwork = await _artwork(order_id)
+        if artwork["status"] != "awaiting_approval":
+            raise RuleRefused(
+                f"Order {order['number']} has no proof awaiting approval "
+                f"(artwork is {artwork['status']})."
+            )
+        await Artwork.update({Artwork.status: "changes_requested", Artwork.updated_at: now}).where(
+            Artwork.order == order_id
+        )
+        await Order.update({Order.updated_at: now}).where(Order.id == order_id)

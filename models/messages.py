@@ -175,13 +175,17 @@ async def queue_proof_message(
     )
 
 
-async def resend_message(*, workspace_id: int, message_id: int) -> int:
-    """Queue a failed message again (same Message-ID, attempts from one); returns its order."""
+async def resend_message(*, workspace_id: int, order_id: int, message_id: int) -> None:
+    """Queue a failed message of the order again (same Message-ID, attempts from one)."""
     now = clock.now()
     async with db.transaction():
         row = await (
             CustomerMessage.select(CustomerMessage.order, CustomerMessage.status)
-            .where(CustomerMessage.id == message_id, CustomerMessage.workspace == workspace_id)
+            .where(
+                CustomerMessage.id == message_id,
+                CustomerMessage.workspace == workspace_id,
+                CustomerMessage.order == order_id,
+            )
             .first()
         )
         if row is None:
@@ -200,4 +204,25 @@ async def resend_message(*, workspace_id: int, message_id: int) -> int:
                 CustomerMessage.updated_at: now,
             }
         ).where(CustomerMessage.id == message_id)
-    return int(row["order"])
+
+
+async def for_order(workspace_id: int, order_id: int) -> list[dict[str, Any]]:
+    """The order's customer messages, oldest first, with how sending went."""
+    rows: list[dict[str, Any]] = await (
+        CustomerMessage.select(
+            CustomerMessage.id,
+            CustomerMessage.kind,
+            CustomerMessage.subject,
+            CustomerMessage.recipient,
+            CustomerMessage.status,
+            CustomerMessage.attempts,
+            CustomerMessage.last_error,
+            CustomerMessage.reply,
+            CustomerMessage.transport,
+            CustomerMessage.sent_at,
+            CustomerMessage.created_at,
+        )
+        .where(CustomerMessage.workspace == workspace_id, CustomerMessage.order == order_id)
+        .order_by(CustomerMessage.id)
+    )
+    return rows

@@ -9,7 +9,7 @@ from litestar.middleware import DefineMiddleware
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
-from api.admin import deliveries, login, overview, settings, staff, tokens, webhooks
+from api.admin import deliveries, login, order_proofs, overview, settings, staff, tokens, webhooks
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
 from api.admin.invoices import InvoiceController
@@ -49,6 +49,7 @@ def admin_router() -> Router:
             webhooks.WebhookController,
             deliveries.DeliveryController,
             settings.SettingsController,
+            order_proofs.OrderArtworkController,
             CustomerController,
             InventoryController,
             InvoiceController,

@@ -1,0 +1,138 @@
+"""An order's artwork and customer emails in the admin: proofs (upload, view, versions with
+the customer's answers) and the messages sent about the order (status each, resend).
+
+Its two partials, `order/_proofs.html` and `order/_mail.html`, take `order`, `proofs`,
+`artwork` and `messages`, so the order page can show them too."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import UploadFile
+from litestar.params import PathParameter
+from litestar.response import Redirect, Template
+
+from api.admin import flash
+from api.admin.forms import text
+from api.admin.pages import page
+from api.admin.security import HEADERS, PREFIX
+from models import artwork, messages, operators, proofs
+from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.tables import Artwork
+
+OrderRef = Annotated[str, PathParameter(description="Order number (ORD-…) or id")]
+Version = Annotated[int, PathParameter(description="Proof version")]
+MessageId = Annotated[int, PathParameter(description="Customer message id")]
+# A proof may be 10 MiB; the form around it adds a little. Bigger bodies get the 413 page,
+# smaller ones over 10 MiB the form's own message.
+UPLOAD_BODY_LIMIT = proofs.MAX_BYTES + 2 * 1024 * 1024
+
+
+class OrderArtworkController(Controller):
+    path = "/orders"
+
+    async def _order(self, request: Request[Any, Any, Any], ref: str) -> operators.OrderRef:
+        try:
+            return await operators.find_order(ref, request.user.workspace_id)
+        except RuleRefused as refused:  # not expected within one workspace
+            raise NotFoundError(refused.message) from None
+
+    async def _page(
+        self,
+        request: Request[Any, Any, Any],
+        order: operators.OrderRef,
+        *,
+        status_code: int = 200,
+        errors: dict[str, list[str]] | None = None,
+        message: str = "",
+        notice: str = "",
+    ) -> Template:
+        workspace_id = request.user.workspace_id
+        state = await (
+            Artwork.select(
+                Artwork.status, Artwork.version, Artwork.approved_at, Artwork.approved_by
+            )
+            .where(Artwork.order == order.id)
+            .first()
+        )
+        return page(
+            request, "order_artwork.html", status_code=status_code, here="orders",
+            title=f"{order.number} · artwork and emails", order=order,
+            artwork=state or {"status": "awaiting_proof", "version": 0},
+            proofs=await proofs.for_order(workspace_id, order.id),
+            messages=await messages.for_order(workspace_id, order.id),
+            errors=errors or {}, message=message, notice=notice,
+        )  # fmt: skip
+
+    @get("/{ref:str}/artwork")
+    async def show_artwork(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
+        order = await self._order(request, ref)
+        shown = await flash.take(request)
+        return await self._page(request, order, notice=shown.notice)
+
+    @post("/{ref:str}/proofs", status_code=303, request_max_body_size=UPLOAD_BODY_LIMIT)
+    async def upload_proof(
+        self, request: Request[Any, Any, Any], ref: OrderRef
+    ) -> Template | Redirect:
+        order = await self._order(request, ref)
+        data = await request.form()
+        upload = data.get("file")
+        note = text({"note": str(data.get("note", ""))}, "note")
+        try:
+            if not isinstance(upload, UploadFile):
+                raise InvalidFields({"file": ["Choose a PDF, PNG or JPEG file to upload."]})
+            file = proofs.check_file(upload.filename or "", await upload.read(), note)
+            version = await artwork.send_proof(
+                workspace_id=order.workspace_id,
+                order_id=order.id,
+                file=file,
+                user_id=request.user.user_id,
+            )
+        except InvalidFields as invalid:
+            return await self._page(request, order, status_code=422, errors=invalid.errors)
+        except RuleRefused as refused:
+            return await self._page(request, order, status_code=422, message=refused.message)
+        return await flash.redirect(
+            request,
+            f"{PREFIX}/orders/{order.number}/artwork",
+            f"Proof version {version} uploaded; the customer's primary contact will be emailed "
+            "a link to approve it.",
+        )
+
+    @get("/{ref:str}/proofs/{version:int}/file")
+    async def proof_file(
+        self, request: Request[Any, Any, Any], ref: OrderRef, version: Version
+    ) -> Response[bytes]:
+        order = await self._order(request, ref)
+        found = await proofs.file_of(order.workspace_id, order.id, version)
+        if found is None:
+            raise NotFoundError(f"proof {version}")
+        name = found["file_name"].replace('"', "").encode("ascii", "replace").decode()
+        return Response(
+            content=bytes(found["data"]),
+            media_type=found["content_type"],
+            headers={
+                **HEADERS,
+                "Content-Disposition": f'inline; filename="{name}"',
+                "Content-Security-Policy": "default-src 'none'; frame-ancestors 'self'",
+                "X-Frame-Options": "SAMEORIGIN",
+            },
+        )
+
+    @post("/{ref:str}/messages/{message_id:int}/resend", status_code=303)
+    async def resend_message(
+        self, request: Request[Any, Any, Any], ref: OrderRef, message_id: MessageId
+    ) -> Template | Redirect:
+        order = await self._order(request, ref)
+        try:
+            await messages.resend_message(
+                workspace_id=order.workspace_id, order_id=order.id, message_id=message_id
+            )
+        except RuleRefused as refused:
+            return await self._page(request, order, status_code=422, message=refused.message)
+        return await flash.redirect(
+            request,
+            f"{PREFIX}/orders/{order.number}/artwork",
+            "The message is queued again; the worker sends it within moments.",
+        )

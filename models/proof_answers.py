@@ -1,0 +1,97 @@
+"""The customer's answer to a proof through its emailed link: approve (the same function as
+`pressline artwork approve`, so `artwork.approved` is delivered) or ask for changes.
+
+An answer re-reads its link inside the transaction with the order locked, so a link that was
+superseded, answered (twice in a row, or from two tabs), expired or whose order left artwork
+changes nothing; the caller shows the link's state instead."""
+
+from __future__ import annotations
+
+from models import artwork, clock, db
+from models.errors import InvalidFields
+from models.proofs import Link, LinkState, find_link
+from models.tables import ArtworkProof
+
+MAX_COMMENT = 2_000
+MAX_NAME = 200
+
+
+class UnknownLink(LookupError):
+    """No proof has this token (never sent, or altered): the page answers 404."""
+
+
+def _name(name: str) -> str:
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME:
+        raise InvalidFields({"name": [f"Your name may be at most {MAX_NAME} characters."]})
+    return name
+
+
+async def approve(token: str, *, name: str, address: str) -> tuple[bool, Link]:
+    """Approve the link's proof; (whether it was recorded now, the link as it now stands)."""
+    name = _name(name)
+    now = clock.now()
+    async with db.transaction():
+        link = await find_link(token, now, lock=True)
+        if link is None:
+            raise UnknownLink(token)
+        if link.state is not LinkState.OPEN:
+            return False, link
+        await artwork.approve_artwork(
+            workspace_id=link.workspace_id,
+            order_id=link.order_id,
+            approved_by=name or "the customer (no name given)",
+        )
+        await ArtworkProof.update(
+            {
+                ArtworkProof.answer: "approved",
+                ArtworkProof.answered_at: now,
+                ArtworkProof.answered_name: name or None,
+                ArtworkProof.answered_from: address[:100],
+            }
+        ).where(ArtworkProof.id == link.proof_id)
+        changed = await find_link(token, now)
+    if changed is None:  # not expected: read in the transaction that just wrote it
+        raise UnknownLink(token)
+    return True, changed
+
+
+async def request_changes(
+    token: str, *, comment: str, name: str, address: str
+) -> tuple[bool, Link]:
+    """Ask for changes with `comment` (required, at most 2,000 characters)."""
+    comment = comment.strip()
+    errors: dict[str, list[str]] = {}
+    if not comment:
+        errors["comment"] = ["Please tell us what to change."]
+    elif len(comment) > MAX_COMMENT:
+        errors["comment"] = [
+            f"Please keep it to {MAX_COMMENT:,} characters (this is {len(comment):,})."
+        ]
+    try:
+        name = _name(name)
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
+    if errors:
+        raise InvalidFields(errors)
+    now = clock.now()
+    async with db.transaction():
+        link = await find_link(token, now, lock=True)
+        if link is None:
+            raise UnknownLink(token)
+        if link.state is not LinkState.OPEN:
+            return False, link
+        await artwork.request_changes(workspace_id=link.workspace_id, order_id=link.order_id)
+        await ArtworkProof.update(
+            {
+                ArtworkProof.answer: "changes_requested",
+                ArtworkProof.answered_at: now,
+                ArtworkProof.answered_name: name or None,
+                ArtworkProof.answered_from: address[:100],
+                ArtworkProof.customer_comment: comment,
+            }
+        ).where(ArtworkProof.id == link.proof_id)
+        changed = await find_link(token, now)
+    if changed is None:
+        raise UnknownLink(token)
+    return True, changed

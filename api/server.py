@@ -7,13 +7,17 @@ It is uvicorn with httptools, as before, plus two things its command line cannot
   for seconds;
 - SIGTERM stops accepting connections, lets requests in flight finish for up to 25 s (the
   platform kills the process 30 s after SIGTERM) and exits with status 0.
+
+It listens on 127.0.0.1, unless a platform set PORT (`default_host`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
+from collections.abc import Mapping
 from types import FrameType
 from typing import Any
 
@@ -103,9 +107,22 @@ def _exit_0(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
+def default_host(environ: Mapping[str, str] = os.environ) -> str:
+    """127.0.0.1 (this machine only), or all interfaces when a platform set PORT: its router
+    reaches the process from outside. honcho sets PORT too, and HONCHO_PROCESS_NAME: a local
+    `honcho start` stays on 127.0.0.1."""
+    if environ.get("PORT") and not environ.get("HONCHO_PROCESS_NAME"):
+        return "0.0.0.0"  # noqa: S104 - the platform's router must reach it
+    return "127.0.0.1"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m api", description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")  # noqa: S104
+    parser.add_argument(
+        "--host",
+        default=default_host(),
+        help="address to listen on (127.0.0.1; 0.0.0.0 when a platform sets PORT)",
+    )
     parser.add_argument(
         "--workers",
         type=int,

@@ -28,13 +28,12 @@ from msgspec import inspect as mi
 
 from api.idempotency import HEADER, key_errors
 from models.errors import InvalidFields
+from models.schemas.rules import NO_NUL, NOT_BLANK, DateBetween, Refused
 
 T = TypeVar("T")
 
-# Patterns the request Structs use, and what each means in words. A pattern is checked piece
-# by piece, so a message names exactly what is wrong.
-NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = r"^[^\x00]*[^\s\x00][^\x00]*$"
+# The patterns the request Structs use (models/schemas/rules.py), and what each means in words.
+# A pattern is checked piece by piece, so a message names exactly what is wrong.
 _NUL_FREE = (re.compile(NO_NUL), "must not contain NUL characters")
 _PATTERN_MEANINGS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     NO_NUL: (_NUL_FREE,),
@@ -43,21 +42,6 @@ _PATTERN_MEANINGS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _INTEGER = re.compile(r"-?[0-9]+")
 _DATE_FORMAT = "must be a valid date in the format YYYY-MM-DD"
-
-
-@dataclass(frozen=True)
-class DateBetween:
-    """A date field's inclusive range (msgspec has no bounds for dates)."""
-
-    earliest: dt.date
-    latest: dt.date
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Values outside a field's choices that deserve their own explanation."""
-
-    reasons: Mapping[str, str]
 
 
 @dataclass(frozen=True)

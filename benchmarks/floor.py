@@ -35,10 +35,8 @@ from api.controllers.orders import PER_PAGE as ORDERS_PER_PAGE
 from api.errors import ApiError, NotFound, Unauthorized
 from api.pagination import offset, page_of
 from api.schemas.common import ErrorBody
-from api.schemas.customers import customer_detail_body, customer_row_bodies
 from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
-from api.schemas.orders import order_bodies, order_detail_body
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
 from models.queries import auth as auth_queries
@@ -47,6 +45,8 @@ from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
 from models.queries import orders as order_queries
 from models.queries.filters import MAX_ID
+from models.schemas.customers import customer_detail_body, customer_row_bodies
+from models.schemas.orders import order_bodies, order_detail_body
 from models.settings import get_settings
 from models.statements import Reader
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import click
 
-from api.schemas.customers import customer_row_bodies
 from cli.output import DECIMAL, Result, command
 from models import catalogue, contacts, operators
+from models.schemas.customers import customer_row_bodies
 from models.tables import Contact, Customer
 
 

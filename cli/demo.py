@@ -21,8 +21,9 @@ COUNT_NAMES = {"skus": "SKUs", "paid_invoices": "paid"}
 )
 async def demo(port: int | None) -> Result:
     """Migrate, then build the trial workspace 'Demo Print Co' with sample data (once; later
-    runs reuse it) and print a fresh API token with a ready-to-paste curl line, and the
-    admin's address, email and a fresh password."""
+    runs reuse it) and print a fresh API token (30 days; the previous demo token is revoked)
+    with a ready-to-paste curl line, and the admin's address and email, with a password on
+    the first run (later runs keep the owner's own)."""
     port = port or get_settings().port
     await db.migrate()
     built = await build_demo()
@@ -36,11 +37,22 @@ async def demo(port: int | None) -> Result:
         summary = f"found workspace {built.workspace_id} {WORKSPACE_NAME!r}"
         if built.trial_renewed:
             summary += "; its trial had ended, so a new one started"
+    revoked = (
+        f"; {built.revoked_tokens} earlier demo token(s) revoked" if built.revoked_tokens else ""
+    )
+    if built.admin_password is None:
+        password = (
+            "password unchanged (`pressline user set-password "
+            f"{built.user_id}` sets a new one)"
+        )
+    else:
+        password = f"password {built.admin_password}"
     lines = [
         summary,
-        f"token for user {built.user_id} (shown once; expires {built.expires_at:%Y-%m-%d}):",
+        f"token for user {built.user_id} (shown once; expires {built.expires_at:%Y-%m-%d}"
+        f"{revoked}):",
         built.token,
-        f"admin: {admin}  email {built.admin_email}  password {built.admin_password}",
+        f"admin: {admin}  email {built.admin_email}  {password}",
         "try it:",
         curl,
     ]
@@ -56,5 +68,6 @@ async def demo(port: int | None) -> Result:
         "admin_url": admin,
         "admin_email": built.admin_email,
         "admin_password": built.admin_password,
+        "revoked_tokens": built.revoked_tokens,
     }
     return Result("\n".join(lines), data)

@@ -3,7 +3,9 @@
 Everything goes through the domain operations an operator or integrator would use (orders
 are created, proofed, moved, cancelled and paid through models.orders & co.), in one
 transaction, so a failed build leaves nothing half-made. A second run finds the workspace
-by name and only issues a fresh token.
+by name and only issues a fresh token: the previous demo token is revoked (demo tokens live
+30 days), and the owner's password is set only while they have none, so a password changed
+since is kept.
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from models import (
     plans,
     stage_moves,
 )
+from models.actors import OPERATOR
 from models.stages import SEQUENCE
-from models.tables import Invoice, User, Workspace
+from models.tables import ApiToken, Invoice, User, Workspace
 
 WORKSPACE_NAME = "Demo Print Co"
 STAFF = ("Priya Shah", "priya@demo-print.example")
 TRIAL_DAYS = 14
+TOKEN_NAME = "demo"  # noqa: S105 - a label, not a secret
+TOKEN_DAYS = 30
 SEED = 20261122
 
 # style code, style, brand, base price (pence, one-colour print included), colours, sizes
@@ -130,7 +135,8 @@ class Demo:
     counts: dict[str, int] = field(default_factory=dict)
     trial_renewed: bool = False
     admin_email: str = ""
-    admin_password: str = ""  # a fresh one each run, like the token
+    admin_password: str | None = None  # set on this run; None: the owner's own is kept
+    revoked_tokens: int = 0  # earlier demo tokens revoked by this run
 
 
 def _skus() -> list[tuple[str, dict[str, Any], int]]:
@@ -186,7 +192,6 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
 async def _order(
     rng: random.Random,
     workspace_id: int,
-    user_id: int,
     customer: tuple[int, Decimal],
     job: tuple[int, str, list[tuple[str, int]]],
     prices: dict[str, int],
@@ -215,10 +220,10 @@ async def _order(
         lines=lines,
         due_by=clock.now().date() + dt.timedelta(days=rng.randint(3, 28)),
         notes="Sample order made by `pressline demo`.",
-        user_id=user_id,
+        actor=OPERATOR,
     )
     order_id = created.order.id
-    scope = {"workspace_id": workspace_id, "order_id": order_id}
+    scope: dict[str, Any] = {"workspace_id": workspace_id, "order_id": order_id}
     if final_stage == "artwork":
         # Waiting for the studio's proof, for the customer's answer, or ready to print.
         if artwork_state != "awaiting_proof":
@@ -227,7 +232,7 @@ async def _order(
             await artwork.approve_artwork(**scope)
         return order_id, None
     if final_stage == "cancelled":
-        await orders.cancel_order(**scope)
+        await orders.cancel_order(**scope, actor=OPERATOR)
         return order_id, None
     await artwork.send_proof(**scope)
     await artwork.approve_artwork(**scope)
@@ -239,8 +244,7 @@ async def _order(
             workspace_id=workspace_id,
             order_id=order_id,
             to_stage=stage,
-            user_id=user_id,
-            source="operator",
+            actor=OPERATOR,
             **extra,
         )
     if final_stage != "dispatched":
@@ -253,7 +257,7 @@ def _tracking(rng: random.Random, carrier: str) -> str:
     return CARRIER_PREFIX.get(carrier, "TRK") + "".join(rng.choices("0123456789", k=10))
 
 
-async def _build(workspace_id: int, user_id: int) -> dict[str, int]:
+async def _build(workspace_id: int) -> dict[str, int]:
     rng = random.Random(SEED)  # noqa: S311 - sample data must repeat, not be secret
     skus = _skus()
     rows = []
@@ -273,7 +277,6 @@ async def _build(workspace_id: int, user_id: int) -> dict[str, int]:
         _, invoice = await _order(
             rng,
             workspace_id,
-            user_id,
             customers[job[0]],
             job,
             prices,
@@ -338,7 +341,7 @@ async def build_demo() -> Demo:
                 workspace_id=workspace.id, name=STAFF[0], email=STAFF[1]
             )
             user_id = int(user.id)
-            counts = await _build(int(workspace.id), user_id)
+            counts = await _build(int(workspace.id))
         else:
             workspace = existing
             # The printed token must work: an ended trial (or a downgrade) starts a new one.
@@ -350,9 +353,15 @@ async def build_demo() -> Demo:
                 )
                 renewed = True
             user_id = await _staff(workspace.id)
-        row, token = await accounts.issue_token(user_id=user_id, name="demo")
-    password = secrets.token_urlsafe(12)  # 96 bits, 16 characters
-    owner = await members.set_password(user_id, password)
+        revoked = await _revoke_demo_tokens(int(workspace.id))
+        row, token = await accounts.issue_token(
+            user_id=user_id, name=TOKEN_NAME, expires_in_days=TOKEN_DAYS
+        )
+    password = None
+    owner = await members.get_member(user_id)
+    if not await _has_password(user_id):
+        password = secrets.token_urlsafe(12)  # 96 bits, 16 characters
+        await members.set_password(user_id, password)
     return Demo(
         workspace_id=int(workspace.id),
         user_id=user_id,
@@ -363,4 +372,23 @@ async def build_demo() -> Demo:
         trial_renewed=renewed,
         admin_email=owner.email,
         admin_password=password,
+        revoked_tokens=revoked,
     )
+
+
+async def _revoke_demo_tokens(workspace_id: int) -> int:
+    """Revoke the live tokens earlier runs issued, so each run leaves one demo token alive."""
+    live = await ApiToken.select(ApiToken.id).where(
+        (ApiToken.workspace == workspace_id)
+        & (ApiToken.name == TOKEN_NAME)
+        & ApiToken.revoked_at.is_null()
+        & (ApiToken.expires_at > clock.now())
+    )
+    for row in live:
+        await accounts.revoke_token(row["id"])
+    return len(live)
+
+
+async def _has_password(user_id: int) -> bool:
+    row = await User.select(User.password_hash).where(User.id == user_id).first()
+    return row is not None and row["password_hash"] is not None

@@ -12,7 +12,8 @@ from typing import Any
 
 import msgspec
 
-from models import accounts, artwork, invoices, orders, statements
+from models import accounts, artwork, invoices, orders, stage_moves, statements
+from models.actors import OPERATOR
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.queries import customers as customer_queries
 from models.queries import orders as order_queries
@@ -140,8 +141,30 @@ class Cancelled(msgspec.Struct, frozen=True):
 
 async def cancel_order(ref: str, workspace_id: int | None = None) -> Cancelled:
     order = await find_order(ref, workspace_id)
-    await orders.cancel_order(workspace_id=order.workspace_id, order_id=order.id)
+    await orders.cancel_order(workspace_id=order.workspace_id, order_id=order.id, actor=OPERATOR)
     return Cancelled(order_id=order.id, order_number=order.number, stage="cancelled")
+
+
+async def advance_order(
+    ref: str,
+    workspace_id: int | None = None,
+    *,
+    to_stage: str,
+    carrier: str | None = None,
+    tracking_number: str | None = None,
+) -> OrderDetail:
+    """Move the order to `to_stage` as POST /orders/{id}/advance does (same rules, events and
+    refusals), recorded as an operator's move; returns the order's detail."""
+    order = await find_order(ref, workspace_id)
+    await stage_moves.advance_order(
+        workspace_id=order.workspace_id,
+        order_id=order.id,
+        to_stage=to_stage,
+        carrier=carrier,
+        tracking_number=tracking_number,
+        actor=OPERATOR,
+    )
+    return await order_detail(str(order.id), order.workspace_id)
 
 
 class InvoiceState(msgspec.Struct, frozen=True):

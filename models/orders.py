@@ -17,6 +17,7 @@ from typing import Any, Final
 from zoneinfo import ZoneInfo
 
 from models import clock, db, messages, plans, statements, stock
+from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
@@ -106,8 +107,9 @@ _ORDER_INSERT = statements.Sql(
 )
 _HISTORY_INSERT = statements.Sql(
     """
-    INSERT INTO stage_history (workspace, "order", from_stage, to_stage, source, "user", at)
-    VALUES ($1, $2, NULL, $3, $4, $5, $6)
+    INSERT INTO stage_history (workspace, "order", from_stage, to_stage, actor_kind, "user",
+        token, at)
+    VALUES ($1, $2, NULL, $3, $4, $5, $6, $7)
     """
 )
 _ARTWORK_INSERT = statements.Sql(
@@ -258,10 +260,11 @@ async def create(
     due_by: dt.date | None = None,
     notes: str = "",
     external_ref: str | None = None,
-    user_id: int | None = None,
+    actor: Actor,
 ) -> OrderRows:
-    """Create an order in FIRST_STAGE with its lines, first history entry, artwork row and
-    stock reservations, in one transaction; returns its detail rows (`_created_rows`).
+    """Create an order in FIRST_STAGE with its lines, first history entry (made by `actor`),
+    artwork row and stock reservations, in one transaction; returns its detail rows
+    (`_created_rows`).
 
     Raises InvalidFields (fields, then stock limits, then amounts) or RuleRefused (plan
     limit); nothing is written then.
@@ -322,8 +325,10 @@ async def create(
                 line.unit_price_cents, totals.line_totals[position], sku_id,
             )  # fmt: skip
         await conn.rows(_lines_insert(len(lines)), *values)
-        source = "api" if user_id is not None else "operator"
-        await conn.rows(_HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, source, user_id, now)
+        await conn.rows(
+            _HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, actor.kind, actor.user_id,
+            actor.token_id, now,
+        )  # fmt: skip
         await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
         refused = await stock.reserve(reservations, now, order_id=order_id)
         if refused:  # `reserved` grew past the column since it was read: nothing is kept
@@ -400,8 +405,9 @@ def _created_rows(
     )
 
 
-async def cancel_order(*, workspace_id: int, order_id: int) -> None:
-    """Operator cancel: stage `cancelled`, unconsumed reservations released, no webhook event."""
+async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> None:
+    """Operator cancel (`pressline order cancel`, an owner in the admin): stage `cancelled`,
+    recorded as made by `actor`, unconsumed reservations released, no webhook event."""
     now = clock.now()
     async with db.transaction():
         query = Order.select(
@@ -431,7 +437,9 @@ async def cancel_order(*, workspace_id: int, order_id: int) -> None:
             order=order_id,
             from_stage=order["stage"],
             to_stage="cancelled",
-            source="operator",
+            actor_kind=actor.kind,
+            user=actor.user_id,
+            token=actor.token_id,
             at=now,
         ).save()
         if not order["stock_consumed"]:

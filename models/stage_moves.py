@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from models import clock, db, invoices, messages, stock
+from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
@@ -68,10 +69,10 @@ async def advance_order(
     to_stage: str,
     carrier: str | None = None,
     tracking_number: str | None = None,
-    user_id: int | None = None,
-    source: str = "api",
+    actor: Actor,
 ) -> None:
-    """Move the order to `to_stage` or raise NotFoundError / InvalidFields / RuleRefused."""
+    """Move the order to `to_stage`, recording `actor` as who moved it, or raise NotFoundError
+    / InvalidFields / RuleRefused (nothing written then)."""
     if to_stage not in API_TARGET_STAGES:
         raise InvalidFields({"to_stage": ["The selected to_stage is invalid."]})
     now = clock.now()
@@ -107,8 +108,9 @@ async def advance_order(
             order=order_id,
             from_stage=order["stage"],
             to_stage=to_stage,
-            source=source,
-            user=user_id,
+            actor_kind=actor.kind,
+            user=actor.user_id,
+            token=actor.token_id,
             at=now,
         ).save()
         await messages.queue_stage_message(

@@ -168,14 +168,19 @@ class OrderLine(Table, tablename="order_lines"):
 
 
 class StageChange(Table, tablename="stage_history"):
+    """One move of an order and who made it: `actor_kind` (models.actors.ActorKind) with the
+    staff member (`user`, also a token's owner) and the API token. The database keeps the
+    column this replaced, `source` (api | operator), unused."""
+
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
     from_stage = Varchar(length=20, null=True, default=None)
     to_stage = Varchar(length=20)
-    source = Varchar(length=20, default="api")
     user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
     at = Timestamptz(default=TimestamptzNow())
+    actor_kind = Varchar(length=10, default="operator")
+    token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
 
 
 class Invoice(Table, tablename="invoices"):

@@ -13,15 +13,15 @@ from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import offset, page_envelope
 from api.params import query_operation
 from api.schemas.common import Page
-from api.schemas.customers import (
+from api.schemas.customers import CustomerListQuery
+from api.validation import parse_query
+from models.queries import customers as queries
+from models.schemas.customers import (
     CustomerDetail,
-    CustomerListQuery,
     CustomerRow,
     customer_detail_body,
     customer_row_bodies,
 )
-from api.validation import parse_query
-from models.queries import customers as queries
 
 PER_PAGE = 50
 

@@ -10,8 +10,8 @@ from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPI
 from litestar.status_codes import HTTP_200_OK, HTTP_503_SERVICE_UNAVAILABLE
 
-from api.schemas.common import Schema
 from models import db
+from models.schemas.common import Schema
 
 log = logging.getLogger("pressline.health")
 

@@ -19,18 +19,19 @@ from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import offset, page_envelope
 from api.params import query_operation
 from api.schemas.common import ErrorBody, Page
-from api.schemas.orders import (
+from api.schemas.orders import OrderListQuery
+from api.validation import StrictBody, parse_query
+from models import orders, stage_moves
+from models.actors import Actor
+from models.queries import orders as queries
+from models.schemas.orders import (
     AdvanceRequest,
     Order,
     OrderCreate,
     OrderDetail,
-    OrderListQuery,
     order_bodies,
     order_detail_body,
 )
-from api.validation import StrictBody, parse_query
-from models import orders, stage_moves
-from models.queries import orders as queries
 
 PER_PAGE = 50
 WRITE_RESPONSES: dict[int, ResponseSpec] = {
@@ -135,7 +136,7 @@ class OrderController(Controller):
                 due_by=data.due_by,
                 notes=data.notes or "",
                 external_ref=data.external_ref,
-                user_id=principal.user_id,
+                actor=Actor.token(principal.token_id, principal.user_id),
             )
             return Outcome(
                 status=HTTP_201_CREATED,
@@ -181,7 +182,7 @@ class OrderController(Controller):
                 to_stage=data.to_stage,
                 carrier=data.carrier,
                 tracking_number=data.tracking_number,
-                user_id=principal.user_id,
+                actor=Actor.token(principal.token_id, principal.user_id),
             )
             return await _detail_outcome(principal, order_id, HTTP_200_OK)
 

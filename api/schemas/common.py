@@ -1,4 +1,5 @@
-"""Shared Struct base, field types and the bodies every endpoint can answer with."""
+"""The bodies every endpoint can answer with: errors and the list envelope (the Struct base and
+the field types are in models/schemas/common.py)."""
 
 from __future__ import annotations
 
@@ -6,52 +7,9 @@ from typing import Annotated, Generic, TypeVar
 
 import msgspec
 
+from models.schemas.common import Schema
+
 T = TypeVar("T")
-
-Timestamp = Annotated[
-    str,
-    msgspec.Meta(
-        extra_json_schema={
-            "description": "ISO 8601 date-time with offset, UTC (e.g. 2026-11-22T10:15:00+00:00)",
-            "extra": {"format": "date-time"},
-        }
-    ),
-]
-LocalTimestamp = Annotated[
-    str,
-    msgspec.Meta(
-        extra_json_schema={
-            "description": (
-                "ISO 8601 date-time with the workspace's UTC offset "
-                "(e.g. 2026-07-15T00:00:00+01:00 in Europe/London in summer)"
-            ),
-            "extra": {"format": "date-time"},
-        }
-    ),
-]
-UpdatedAt = Annotated[
-    str,
-    msgspec.Meta(
-        extra_json_schema={
-            "description": (
-                "Extension: when this row, or anything it embeds, last changed; ISO 8601 "
-                "with offset, UTC, whole seconds. Matches the lists' `updated_since` filter."
-            ),
-            "extra": {"format": "date-time"},
-        }
-    ),
-]
-DecimalString = Annotated[
-    str,
-    msgspec.Meta(
-        pattern=r"^-?\d+\.\d{2}$",
-        extra_json_schema={"description": "Decimal with two places, as a string (e.g. 12.50)"},
-    ),
-]
-
-
-class Schema(msgspec.Struct, kw_only=True):
-    """Base for every body: keyword-only fields, encoded in declaration order."""
 
 
 class ErrorBody(Schema):

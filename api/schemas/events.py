@@ -10,11 +10,12 @@ from typing import Annotated, Literal
 import msgspec
 
 from api.params import INSTANT, PageNumber
-from api.schemas.common import LocalTimestamp, Schema, Timestamp
-from api.schemas.orders import CustomerRef, InvoiceStatus, Stage
 from api.validation import TextFormat, Unreadable
 from models.queries.events import EventRow
 from models.queries.filters import MAX_ID
+from models.queries.orders import InvoiceStatus, Stage
+from models.schemas.common import LocalTimestamp, Schema, Timestamp
+from models.schemas.orders import CustomerRef
 from models.statements import iso
 from models.webhooks.names import EVENT_NAMES
 

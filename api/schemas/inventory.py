@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from api.params import PageNumber, Search, UpdatedSince
-from api.schemas.common import Schema, UpdatedAt
 from models.queries.inventory import SkuRow
+from models.schemas.common import Schema, UpdatedAt
 from models.statements import iso
 from models.stock import SkuStatus, sku_status
 

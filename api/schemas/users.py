@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from api.schemas.common import Schema
+from models.schemas.common import Schema
 
 if TYPE_CHECKING:
     from api.auth import Principal

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from models import artwork, clock, invoices, outbox, stage_moves
+from models.actors import OPERATOR
 from models.tables import Invoice, WebhookEvent
 from tests import factories
 from tests.api.order_helpers import Shop, advance, create, order_body, shop
@@ -41,7 +42,7 @@ async def record_every_event(workspace_id: int, order_id: int) -> list[str]:
     await artwork.approve_artwork(workspace_id=workspace_id, order_id=order_id)
     for stage in FIVE:
         await stage_moves.advance_order(
-            workspace_id=workspace_id, order_id=order_id, to_stage=stage
+            workspace_id=workspace_id, order_id=order_id, to_stage=stage, actor=OPERATOR
         )
     number = await Invoice.select(Invoice.number).where(Invoice.order == order_id).first()
     assert number is not None

@@ -10,6 +10,7 @@ import pytest
 
 from models import clock
 from models.tables import (
+    ApiToken,
     Artwork,
     Customer,
     CustomerMessage,
@@ -62,7 +63,12 @@ async def test_a_move_answers_200_with_the_detail_and_records_history(client):
     assert (await client.get(f"/api/v1/orders/{order_id}", headers=s.auth)).json() == body
     rows = await StageChange.select().where(StageChange.order == order_id).order_by(StageChange.id)
     assert (rows[1]["from_stage"], rows[1]["to_stage"]) == ("artwork", "print_queue")
-    assert (rows[1]["source"], rows[1]["user"]) == ("api", s.user.id)
+    token = await ApiToken.select(ApiToken.id).where(ApiToken.user == s.user.id).first()
+    assert (rows[1]["actor_kind"], rows[1]["user"], rows[1]["token"]) == (
+        "token",
+        s.user.id,
+        token["id"],
+    )
 
 
 async def test_a_move_bumps_the_orders_updated_at(client):

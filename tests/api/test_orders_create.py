@@ -12,6 +12,7 @@ import pytest
 from models import clock, db, stock
 from models.orders import NewLine, compute_totals
 from models.tables import (
+    ApiToken,
     Artwork,
     Customer,
     NumberSequence,
@@ -81,9 +82,10 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
     row = await Order.objects().get(Order.id == body["id"])
     assert row.notes == "Ring before delivery"
     history = await StageChange.select().where(StageChange.order == body["id"])
-    assert [(h["from_stage"], h["to_stage"], h["source"], h["user"]) for h in history] == [
-        (None, "artwork", "api", s.user.id)
-    ]
+    token = await ApiToken.select(ApiToken.id).where(ApiToken.user == s.user.id).first()
+    assert [
+        (h["from_stage"], h["to_stage"], h["actor_kind"], h["user"], h["token"]) for h in history
+    ] == [(None, "artwork", "token", s.user.id, token["id"])]
     assert await Artwork.count().where(Artwork.order == body["id"]) == 1
     # No webhook event for creation (docs/webhooks.md), even with a `*` subscription.
     assert await WebhookEvent.count() == 0

@@ -149,7 +149,7 @@ async def test_cancel_releases_reservations_without_an_event(pressline):
     history = (
         await StageChange.select().where(StageChange.order == order.id).order_by(StageChange.id)
     )
-    assert (history[-1]["from_stage"], history[-1]["to_stage"], history[-1]["source"]) == (
+    assert (history[-1]["from_stage"], history[-1]["to_stage"], history[-1]["actor_kind"]) == (
         "print_queue",
         "cancelled",
         "operator",

@@ -102,17 +102,22 @@ async def test_demo_again_reuses_the_workspace_with_a_fresh_token(capsys, client
     assert second["token"] != first["token"]
     assert "http://127.0.0.1:9123/api/v1/orders" in second["curl"]
     assert await Order.count() == orders
+    # one demo token alive at a time, for 30 days
+    assert (first["revoked_tokens"], second["revoked_tokens"]) == (0, 1)
     assert await ApiToken.count() == 2
-    for data in (first, second):
-        response = await client.get("/api/v1/me", headers=bearer(data["token"]))
-        assert response.status_code == 200, response.text
+    old = await client.get("/api/v1/me", headers=bearer(first["token"]))
+    assert old.status_code == 401 and "revoked" in old.json()["message"]
+    response = await client.get("/api/v1/me", headers=bearer(second["token"]))
+    assert response.status_code == 200, response.text
+    lifetime = dt.datetime.fromisoformat(second["expires_at"]) - clock.now()
+    assert dt.timedelta(days=29) < lifetime <= dt.timedelta(days=30)
 
     # Once the trial is over the old token answers 422; the demo starts a new trial.
     past = clock.now() - dt.timedelta(days=1)
     await Workspace.update({Workspace.trial_ends_at: past}).where(
         Workspace.id == first["workspace_id"]
     )
-    assert (await client.get("/api/v1/me", headers=bearer(first["token"]))).status_code == 422
+    assert (await client.get("/api/v1/me", headers=bearer(second["token"]))).status_code == 422
     third = await demo(capsys)
     assert third["trial_renewed"] is True
     assert (await client.get("/api/v1/me", headers=bearer(third["token"]))).status_code == 200
@@ -146,8 +151,8 @@ async def test_demo_prints_the_real_port_and_the_admin_login(capsys, client, mon
     assert given["curl"].endswith(" http://127.0.0.1:9555/api/v1/orders")
     assert given["admin_url"] == "http://127.0.0.1:9555/admin"
     assert given["admin_email"] == data["admin_email"]
-    assert given["admin_password"] != data["admin_password"]  # a fresh one each run
-    login = await log_in(client, given["admin_email"], given["admin_password"])
+    assert given["admin_password"] is None  # the first run's password is kept
+    login = await log_in(client, data["admin_email"], data["admin_password"])
     assert login.status_code == 303 and login.headers["location"] == "/admin/"
 
     code = await cli.run(["demo", "--port", "9556"])
@@ -155,6 +160,21 @@ async def test_demo_prints_the_real_port_and_the_admin_login(capsys, client, mon
     assert code == 0
     admin = next(line for line in out if line.startswith("admin: "))
     assert admin.startswith("admin: http://127.0.0.1:9556/admin  email ")
+    assert admin.endswith(
+        f"password unchanged (`pressline user set-password {data['user_id']}` sets a new one)"
+    )
     assert out[-1].endswith(" http://127.0.0.1:9556/api/v1/orders")
     assert await cli.run(["demo", "--port", "70000"]) == 2
     assert "70000 is not in the range 1<=x<=65535" in capsys.readouterr().err
+
+
+async def test_demo_again_keeps_a_password_the_owner_changed(capsys, client):
+    from models import members
+
+    first = await demo(capsys)
+    await members.set_password(first["user_id"], "my own password, changed")
+    second = await demo(capsys)
+    assert second["admin_password"] is None
+    assert (await log_in(client, first["admin_email"], first["admin_password"])).status_code == 400
+    login = await log_in(client, first["admin_email"], "my own password, changed")
+    assert login.status_code == 303

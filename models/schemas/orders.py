@@ -1,0 +1,356 @@
+"""Orders as the API shows them (list rows and detail) and the create/advance request bodies:
+the API, the admin and the command line build and read the same Structs."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Annotated, Literal
+from zoneinfo import ZoneInfo
+
+import msgspec
+
+from models.errors import InvalidFields
+from models.queries.orders import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
+from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
+from models.schemas.rules import NO_NUL, NOT_BLANK, DateBetween, Refused
+from models.statements import iso, iso_or_none, when
+
+
+class Totals(Schema):
+    subtotal_cents: int
+    tax_cents: int
+    total_cents: int
+    currency: str
+
+
+class CustomerRef(Schema):
+    id: int
+    name: str
+    slug: str
+
+
+class OrderLine(Schema):
+    description: str
+    quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+    sku: Annotated[str | None, msgspec.Meta(description="Extension: the line's SKU code, or null")]
+
+
+class Order(Schema):
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
+    number: Annotated[
+        str,
+        msgspec.Meta(
+            description=(
+                "ORD-<year>-<sequence>: per workspace and calendar year (workspace time "
+                "zone), gapless, at least 4 digits. Not accepted in paths"
+            )
+        ),
+    ]
+    stage: Stage
+    substage: Annotated[
+        str | None, msgspec.Meta(description="A free label inside the stage, or null")
+    ]
+    due_by: LocalTimestamp | None
+    dispatched_at: Timestamp | None
+    carrier: str | None
+    tracking_number: str | None
+    external_ref: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Extension: the caller's own reference (unique per workspace), or null"
+        ),
+    ]
+    totals: Totals
+    customer: CustomerRef
+    lines: list[OrderLine]
+    created_at: Timestamp
+    updated_at: UpdatedAt
+
+
+class StageHistoryEntry(Schema):
+    from_: Stage | None = msgspec.field(name="from")
+    to: Stage
+    at: Timestamp
+
+
+class Invoice(Schema):
+    number: str
+    status: InvoiceStatus
+    total: int
+    currency: str
+    issued_at: Timestamp | None
+    paid_at: Timestamp | None
+
+
+class Artwork(Schema):
+    status: ArtworkStatus
+    version: int
+    approved_at: Timestamp | None
+
+
+class OrderDetail(Order):
+    stage_history: Annotated[
+        list[StageHistoryEntry],
+        msgspec.Meta(
+            description='Oldest first; the first entry is {"from": null, "to": "artwork"}'
+        ),
+    ]
+    invoices: Annotated[
+        list[Invoice],
+        msgspec.Meta(
+            description="INV-<year>-<sequence>, oldest first; currency, issued_at and paid_at "
+            "are extensions"
+        ),
+    ]
+    artwork: Annotated[
+        Artwork, msgspec.Meta(description="version 0 and awaiting_proof until a proof exists")
+    ]
+
+
+# Due dates repeat (many orders share a date), and converting one to the workspace's zone is
+# the dearest part of an order row: remember recent answers.
+_LOCAL_ISO_CACHE: dict[tuple[str | dt.datetime, str], str] = {}
+_LOCAL_ISO_CACHE_SIZE = 4096
+
+
+def local_iso(value: str | dt.datetime | None, timezone: str) -> str | None:
+    """`due_by` keeps the workspace's offset, so its date part is the date that was asked for."""
+    if value is None:
+        return None
+    key = (value, timezone)
+    text = _LOCAL_ISO_CACHE.get(key)
+    if text is None:
+        text = when(value).astimezone(ZoneInfo(timezone)).isoformat(timespec="seconds")
+        if len(_LOCAL_ISO_CACHE) >= _LOCAL_ISO_CACHE_SIZE:
+            _LOCAL_ISO_CACHE.clear()
+        _LOCAL_ISO_CACHE[key] = text
+    return text
+
+
+def lines_by_order(rows: Iterable[LineRow]) -> dict[int, list[OrderLine]]:
+    """Line rows grouped by their order id."""
+    grouped: dict[int, list[OrderLine]] = {}
+    for row in rows:
+        line = OrderLine(
+            description=row.description,
+            quantity=row.quantity,
+            unit_price_cents=row.unit_price_cents,
+            line_total_cents=row.line_total_cents,
+            sku=row.sku,
+        )
+        if row.order_id in grouped:
+            grouped[row.order_id].append(line)
+        else:
+            grouped[row.order_id] = [line]
+    return grouped
+
+
+def _order(row: OrderRow, lines: list[OrderLine], timezone: str) -> Order:
+    return Order(
+        id=row.id,
+        number=row.number,
+        stage=row.stage,
+        substage=row.substage,
+        due_by=local_iso(row.due_by, timezone),
+        dispatched_at=iso_or_none(row.dispatched_at),
+        carrier=row.carrier,
+        tracking_number=row.tracking_number,
+        external_ref=row.external_ref,
+        totals=Totals(
+            subtotal_cents=row.subtotal_cents,
+            tax_cents=row.tax_cents,
+            total_cents=row.total_cents,
+            currency=row.currency,
+        ),
+        customer=CustomerRef(id=row.customer_id, name=row.customer_name, slug=row.customer_slug),
+        lines=lines,
+        created_at=iso(row.created_at),
+        updated_at=iso(row.updated_at),
+    )
+
+
+def order_bodies(rows: list[OrderRow], line_rows: list[LineRow], timezone: str) -> list[Order]:
+    """A list page's orders, each with its lines."""
+    lines = lines_by_order(line_rows)
+    return [_order(row, lines.get(row.id, []), timezone) for row in rows]
+
+
+def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
+    """An order's detail, for GET /orders/{id}, the create's 201 and every other answer that
+    shows one (built from rows read, or from the rows a create wrote)."""
+    order = rows.order
+    return OrderDetail(
+        **msgspec.structs.asdict(
+            _order(order, lines_by_order(rows.lines).get(order.id, []), timezone)
+        ),
+        stage_history=[
+            StageHistoryEntry(from_=entry.from_stage, to=entry.to_stage, at=iso(entry.at))
+            for entry in rows.history
+        ],
+        invoices=[
+            Invoice(
+                number=invoice.number,
+                status=invoice.status,
+                total=invoice.total_cents,
+                currency=invoice.currency,
+                issued_at=iso_or_none(invoice.issued_at),
+                paid_at=iso_or_none(invoice.paid_at),
+            )
+            for invoice in rows.invoices
+        ],
+        artwork=Artwork(status="awaiting_proof", version=0, approved_at=None)
+        if order.artwork_status is None
+        else Artwork(
+            status=order.artwork_status,
+            version=order.artwork_version or 0,
+            approved_at=iso_or_none(order.artwork_approved_at),
+        ),
+    )
+
+
+# --- request bodies (decoded strictly, errors collected from these Structs: api/validation.py) ---
+
+MAX_LINES = 500
+MAX_DESCRIPTION = 255
+MAX_QUANTITY = 10_000
+MAX_UNIT_PRICE_CENTS = 100_000_000
+MAX_NOTES = 2_000
+MAX_EXTERNAL_REF = 100
+MAX_SKU_CODE = 64
+MAX_CARRIER = 100
+MAX_TRACKING_NUMBER = 100
+EARLIEST_DUE_BY = dt.date(1900, 1, 1)
+# The last date whose midnight exists in every time zone's UTC range.
+LATEST_DUE_BY = dt.date(9999, 12, 30)
+
+AdvanceTarget = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched"]
+
+
+class OrderLineCreate(Schema):
+    description: Annotated[
+        str, msgspec.Meta(max_length=MAX_DESCRIPTION, pattern=NOT_BLANK, description="Not blank")
+    ]
+    quantity: Annotated[int, msgspec.Meta(ge=1, le=MAX_QUANTITY)]
+    unit_price_cents: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            le=MAX_UNIT_PRICE_CENTS,
+            description="Tax-exclusive unit price in minor units, used as given",
+        ),
+    ]
+    sku: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_SKU_CODE,
+                pattern=NOT_BLANK,
+                description=(
+                    "Extension: a SKU code of the workspace. Reserves `quantity` at create; "
+                    "consumed when the order first reaches in_production or later"
+                ),
+            ),
+        ]
+        | None
+    ) = None
+
+
+class OrderCreate(Schema):
+    customer_id: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            description=(
+                "A customer of the token's workspace; any other id answers 422 `errors.customer_id`"
+            ),
+        ),
+    ]
+    lines: Annotated[list[OrderLineCreate], msgspec.Meta(min_length=1, max_length=MAX_LINES)]
+    due_by: (
+        Annotated[
+            dt.date,
+            msgspec.Meta(
+                description=(
+                    "Calendar date (YYYY-MM-DD, 1900-01-01 to 9999-12-30); returned as "
+                    "00:00 of that date in the workspace time zone"
+                ),
+                extra={"rule": DateBetween(EARLIEST_DUE_BY, LATEST_DUE_BY)},
+            ),
+        ]
+        | None
+    ) = None
+    notes: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_NOTES, pattern=NO_NUL, description="Internal; never returned"
+            ),
+        ]
+        | None
+    ) = None
+    external_ref: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_EXTERNAL_REF,
+                pattern=NOT_BLANK,
+                description="Extension: the caller's own reference, unique per workspace",
+            ),
+        ]
+        | None
+    ) = None
+
+
+class AdvanceRequest(Schema):
+    to_stage: Annotated[
+        AdvanceTarget,
+        msgspec.Meta(
+            description="The stage to move to; `cancelled` is not accepted",
+            extra={
+                "rule": Refused(
+                    {"cancelled": "Orders are cancelled by an operator, not through the API."}
+                )
+            },
+        ),
+    ]
+    carrier: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_CARRIER,
+                pattern=NO_NUL,
+                description=(
+                    "Extension, only with to_stage=dispatched; default: the order's carrier, "
+                    "else the customer's default carrier"
+                ),
+            ),
+        ]
+        | None
+    ) = None
+    tracking_number: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_TRACKING_NUMBER,
+                pattern=NO_NUL,
+                description="Extension, only with to_stage=dispatched",
+            ),
+        ]
+        | None
+    ) = None
+
+    def __post_init__(self) -> None:
+        """Carrier details belong to a dispatch."""
+        if self.to_stage == "dispatched":
+            return
+        extras = {"carrier": self.carrier, "tracking_number": self.tracking_number}
+        errors = {
+            name: [f"The {name} field is only accepted when to_stage is dispatched."]
+            for name, value in extras.items()
+            if value is not None
+        }
+        if errors:
+            raise InvalidFields(errors)

@@ -54,7 +54,7 @@ async def authenticate(token: str) -> Principal:
     if row is None:
         raise Unauthorized("Invalid token")
     principal = admit(row, now)
-    token_use.note(row.token_id)  # in memory; written once a minute (models/token_use.py)
+    token_use.note(row.token_id, now)  # in memory; written once a minute (models/token_use.py)
     return principal
 
 

@@ -1,8 +1,9 @@
 """When each API token was last used, for the admin's token list.
 
 Writing on every API request would add a statement to the hot path; instead the web process
-notes uses in memory (no SQL) and writes them at most once a minute, on a connection of its
-own, so no request waits for it."""
+notes uses in memory (no SQL) and writes them at most once a minute, in one transaction on a
+connection of its own, so no request waits for it (and a thousand tokens used in a minute cost
+one connection, not a thousand)."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ INTERVAL = 60.0  # seconds between writes
 _seen: dict[int, dt.datetime] = {}
 
 
-def note(token_id: int) -> None:
-    """A request just authenticated with this token."""
-    _seen[token_id] = clock.now()
+def note(token_id: int, at: dt.datetime | None = None) -> None:
+    """A request just authenticated with this token (`at`: its time, if already read)."""
+    _seen[token_id] = at or clock.now()
 
 
 async def flush(engine: Engine | None = None) -> int:
@@ -35,9 +36,10 @@ async def flush(engine: Engine | None = None) -> int:
         if _seen.get(token_id) == at:
             del _seen[token_id]
     engine = engine or db.engine()
-    for token_id, at in noted.items():
-        query = ApiToken.update({ApiToken.last_used_at: at}).where(ApiToken.id == token_id)
-        await engine.run_querystring(query.querystrings[0], in_pool=False)
+    async with engine.transaction():  # one connection for every token's statement
+        for token_id, at in noted.items():
+            query = ApiToken.update({ApiToken.last_used_at: at}).where(ApiToken.id == token_id)
+            await engine.run_querystring(query.querystrings[0], in_pool=False)
     return len(noted)
 
 

@@ -1,4 +1,5 @@
-"""The overview: the workspace's plan, open orders and webhook health at a glance."""
+"""The overview: the workspace's plan, the shop floor (open orders by stage, overdue orders,
+low stock, unpaid invoices) and webhook health at a glance."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 from litestar import Controller, Request, get
 from litestar.response import Template
 
+from api.admin.order_forms import STAGE_NAMES, Shown
 from api.admin.pages import page
 from models.queries import admin as queries
+from models.queries.shop_figures import shop_figures
 
 
 def duration(age: dt.timedelta) -> str:
@@ -28,9 +31,12 @@ class OverviewController(Controller):
 
     @get("/")
     async def show_overview(self, request: Request[Any, Any, Any]) -> Template:
-        figures = await queries.overview(request.user.workspace_id)
+        user = request.user
+        figures = await queries.overview(user.workspace_id)
         age = figures["oldest_pending_age"]
+        shown = Shown(user.timezone)
         return page(
             request, "overview.html", here="overview", title="Overview", o=figures,
-            age=duration(age) if age is not None else "",
+            age=duration(age) if age is not None else "", shown=shown, stage_names=STAGE_NAMES,
+            shop=await shop_figures(user.workspace_id, shown.today),
         )  # fmt: skip

@@ -9,7 +9,17 @@ from litestar.middleware import DefineMiddleware
 from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
-from api.admin import deliveries, login, order_proofs, overview, settings, staff, tokens, webhooks
+from api.admin import (
+    deliveries,
+    login,
+    order_proofs,
+    orders,
+    overview,
+    settings,
+    staff,
+    tokens,
+    webhooks,
+)
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
 from api.admin.invoices import InvoiceController
@@ -53,6 +63,7 @@ def admin_router() -> Router:
             CustomerController,
             InventoryController,
             InvoiceController,
+            orders.OrderController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

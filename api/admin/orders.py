@@ -1,0 +1,232 @@
+"""Orders on the shop floor (DECISIONS §13): the list, the board, an order's page, creating an
+order and moving it through the stages, cancelling for owners. Every change is the domain
+function the API (`POST /orders`, `/advance`) or `pressline order cancel` calls: the same rules,
+refusals, events and stock effects; the admin adds only who did it (the staff member)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from litestar import Controller, Request, get, post
+from litestar.params import PathParameter
+from litestar.response import Redirect, Template
+
+from api.admin import flash
+from api.admin.forms import form, text, whole_number
+from api.admin.order_forms import (
+    STAGE_NAMES,
+    Shown,
+    form_errors,
+    move_request,
+    new_lines,
+    order_request,
+    typed_move,
+    typed_order,
+)
+from api.admin.pages import page
+from api.admin.security import PREFIX, owner_only
+from models import orders, stage_moves
+from models.actors import Actor
+from models.admin_sessions import AdminUser
+from models.errors import DomainError, InvalidFields, NotFoundError
+from models.queries import admin as admin_queries
+from models.queries import order_pages
+from models.queries.order_pages import DUE_FILTERS, OPEN, Filters, OrderHead
+from models.stages import API_TARGET_STAGES, STAGES
+
+OrderRef = Annotated[
+    str, PathParameter(description="The order's ORD- number (ORD-2026-0042) or its id")
+]
+RETURN_TO = {"board": f"{PREFIX}/orders/board"}  # where a move may send the browser back to
+MAX_PAGE = 100_000
+
+
+def _actor(request: Request[Any, Any, Any]) -> Actor:
+    return Actor.user(request.user.user_id)
+
+
+def _url(path: str, **query: Any) -> str:
+    kept = {name: value for name, value in query.items() if value not in (None, "")}
+    return f"{PREFIX}{path}" + (f"?{urlencode(kept)}" if kept else "")
+
+
+async def _order(request: Request[Any, Any, Any], ref: str) -> OrderHead:
+    found = await order_pages.find(request.user.workspace_id, ref)
+    if found is None:
+        raise NotFoundError(f"order {ref} not found")
+    return found
+
+
+class OrderController(Controller):
+    path = "/orders"
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @get("/")
+    async def list_orders(self, request: Request[Any, Any, Any]) -> Template:
+        user: AdminUser = request.user
+        query = request.query_params
+        filters = Filters(
+            stage=query.get("stage") if query.get("stage") in (*STAGES, "open") else None,
+            customer_id=whole_number(query.get("customer", "")),
+            q=query.get("q", "").strip() or None,
+            due=query.get("due") if query.get("due") in DUE_FILTERS else None,
+        )
+        number = max(1, min(whole_number(query.get("page", "1")) or 1, MAX_PAGE))
+        shown = Shown(user.timezone)
+        total, rows = await order_pages.list_orders(
+            user.workspace_id, filters, today=shown.today, page=number
+        )
+        kept = _query(filters)
+        return page(
+            request, "orders.html", here="orders", title="Orders", rows=rows, total=total,
+            filters=filters, shown=shown, stages=STAGES, stage_names=STAGE_NAMES,
+            customer_name=rows[0].customer_name if rows and filters.customer_id else None,
+            newer=_url("/orders", **kept, page=number - 1) if number > 1 else None,
+            older=_url("/orders", **kept, page=number + 1)
+            if number * order_pages.PER_PAGE < total else None,
+            page_number=number, notice=(await flash.take(request)).notice,
+        )  # fmt: skip
+
+    @get("/board")
+    async def show_board(self, request: Request[Any, Any, Any]) -> Template:
+        user: AdminUser = request.user
+        return page(
+            request, "board.html", here="board", title="Board",
+            columns=await order_pages.board(user.workspace_id), shown=Shown(user.timezone),
+            limit=order_pages.BOARD_CARDS, notice=(await flash.take(request)).notice,
+        )  # fmt: skip
+
+    @get("/{ref:str}")
+    async def show_order(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
+        return await self._order_page(request, ref, notice=(await flash.take(request)).notice)
+
+    async def _order_page(
+        self, request: Request[Any, Any, Any], ref: str, *, status_code: int = 200, **extra: Any
+    ) -> Template:
+        """The order's page; `extra` carries a refused move's message, errors and typed values."""
+        user: AdminUser = request.user
+        found = await order_pages.order_page(user.workspace_id, ref)
+        if found is None:
+            raise NotFoundError(f"order {ref} not found")
+        context: dict[str, Any] = {"errors": {}, "message": None, "typed": {}, **extra}
+        return page(
+            request, "order.html", status_code=status_code, here="orders",
+            title=f"Order {found.order.number}", o=found.order, lines=found.lines,
+            history=found.history, invoices=found.invoices, messages=found.messages,
+            deliveries=found.deliveries, shown=Shown(user.timezone), targets=API_TARGET_STAGES,
+            stage_names=STAGE_NAMES, **context,
+        )  # fmt: skip
+
+    # --- creating --------------------------------------------------------------------------
+
+    @get("/new")
+    async def new_order(self, request: Request[Any, Any, Any]) -> Template:
+        typed = typed_order({"customer": request.query_params.get("customer", "")})
+        return await self._new_form(request, typed=typed)
+
+    async def _new_form(
+        self,
+        request: Request[Any, Any, Any],
+        *,
+        typed: dict[str, Any],
+        status_code: int = 200,
+        errors: dict[str, list[str]] | None = None,
+        message: str | None = None,
+    ) -> Template:
+        return page(
+            request, "order_new.html", status_code=status_code, here="orders", title="New order",
+            customers=await admin_queries.customers(request.user.workspace_id), typed=typed,
+            errors=errors or {}, message=message,
+        )  # fmt: skip
+
+    @post("/", status_code=303)
+    async def create_order(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        typed = typed_order(await form(request))
+        try:
+            body = order_request(typed)
+            created = await orders.create(
+                workspace_id=request.user.workspace_id, customer_id=body.customer_id,
+                lines=new_lines(body), due_by=body.due_by, external_ref=body.external_ref,
+                actor=_actor(request),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return await self._new_form(
+                request, typed=typed, status_code=422, message=invalid.message,
+                errors=form_errors(invalid.errors, typed),
+            )  # fmt: skip
+        except DomainError as refused:  # the plan's open-order limit
+            return await self._new_form(
+                request, typed=typed, status_code=422, message=refused.message
+            )
+        number = created.order.number
+        return await flash.redirect(request, _url(f"/orders/{number}"), f"Order {number} created.")
+
+    # --- moving and cancelling ---------------------------------------------------------------
+
+    @post("/{ref:str}/stage", status_code=303)
+    async def move_order(
+        self, request: Request[Any, Any, Any], ref: OrderRef
+    ) -> Template | Redirect:
+        order = await _order(request, ref)
+        fields = await form(request)
+        typed = typed_move(fields)
+        try:
+            move = move_request(typed)
+            await stage_moves.advance_order(
+                workspace_id=request.user.workspace_id, order_id=order.id,
+                to_stage=move.to_stage, carrier=move.carrier,
+                tracking_number=move.tracking_number, actor=_actor(request),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            return await self._order_page(
+                request, ref, status_code=422, errors=invalid.errors, message=invalid.message,
+                typed=typed,
+            )  # fmt: skip
+        except NotFoundError:
+            raise
+        except DomainError as refused:  # the workspace's rules (DECISIONS §5)
+            return await self._order_page(
+                request, ref, status_code=422, message=refused.message, typed=typed
+            )
+        target = RETURN_TO.get(text(fields, "return_to"), _url(f"/orders/{order.number}"))
+        name = STAGE_NAMES[move.to_stage]
+        return await flash.redirect(request, target, f"Order {order.number} moved to {name}.")
+
+    @get("/{ref:str}/cancel", guards=[owner_only])
+    async def confirm_cancel(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
+        order = await _order(request, ref)
+        return page(
+            request, "order_cancel.html", here="orders", title=f"Cancel {order.number}", o=order,
+            shown=Shown(request.user.timezone), open_stages=OPEN,
+        )  # fmt: skip
+
+    @post("/{ref:str}/cancel", guards=[owner_only], status_code=303)
+    async def cancel_order(
+        self, request: Request[Any, Any, Any], ref: OrderRef
+    ) -> Template | Redirect:
+        order = await _order(request, ref)
+        try:
+            await orders.cancel_order(
+                workspace_id=request.user.workspace_id, order_id=order.id, actor=_actor(request)
+            )
+        except NotFoundError:
+            raise
+        except DomainError as refused:  # a finished order
+            return await self._order_page(request, ref, status_code=422, message=refused.message)
+        return await flash.redirect(
+            request,
+            _url(f"/orders/{order.number}"),
+            f"Order {order.number} cancelled; its unconsumed stock reservations were released.",
+        )
+
+
+def _query(filters: Filters) -> dict[str, Any]:
+    """The list's filters as query parameters (kept by the pager)."""
+    return {
+        "stage": filters.stage,
+        "customer": filters.customer_id,
+        "q": filters.q,
+        "due": filters.due,
+    }

@@ -1,0 +1,363 @@
+"""The admin's order pages: the list (filters, 50 a page), the board (open orders by stage) and
+one order's page. Each page is a fixed number of statements on one connection, whatever the
+number of rows (tests/admin/test_orders.py counts them). Every statement is scoped to the
+workspace: an order of another workspace is simply not found."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from typing import NamedTuple
+
+import msgspec
+
+from models import statements
+from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
+from models.queries.orders import (
+    INVOICES,
+    ORDER_LINES,
+    ArtworkStatus,
+    InvoiceRow,
+    LineRow,
+    Stage,
+)
+from models.stages import OPEN_STAGES, SEQUENCE, STAGES
+from models.statements import Reader, Select, Sql, Stamp
+
+PER_PAGE = 50
+BOARD_CARDS = 50  # cards shown per board column; the column's count says how many there are
+MAX_SEARCH = 200  # customers.name, the longest column `q` looks in
+MAX_DELIVERIES = 100
+ORDER_PREFIX = "ORD-"
+MAX_NUMBER = 32  # orders.number
+# The open stages in production order: the board's columns, the `open` filter.
+OPEN = tuple(stage for stage in SEQUENCE if stage in OPEN_STAGES)
+_OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
+DUE_FILTERS = ("overdue", "week")
+
+
+# --- the list ----------------------------------------------------------------------------------
+
+
+class ListRow(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    number: str
+    stage: Stage
+    due_by: Stamp | None
+    total_cents: int
+    currency: str
+    updated_at: Stamp
+    customer_id: int
+    customer_name: str
+    artwork_status: ArtworkStatus | None
+
+
+class Filters(msgspec.Struct, frozen=True):
+    """The list's filters as given (None: not filtering); `stage` is a stage or `open`."""
+
+    stage: str | None = None
+    customer_id: int | None = None
+    q: str | None = None
+    due: str | None = None
+
+
+@functools.cache
+def _list_statements(stage: str | None, customer: bool, q: bool, due: str | None) -> tuple[
+    Sql, Select[ListRow]
+]:  # fmt: skip
+    """COUNT and page for one combination of filters ($1 is always the workspace; then each
+    filter's values, in the order of `list_orders`)."""
+    where, n = ["o.workspace = $1"], 1
+    if stage == "open":
+        where.append(f"o.stage IN ({_OPEN_LIST})")
+    elif stage is not None:
+        n += 1
+        where.append(f"o.stage = ${n}")
+    if customer:
+        n += 1
+        where.append(f"o.customer = ${n}")
+    if q:
+        n += 1
+        where.append(
+            f"({contains_ci('o.number', f'${n}')} OR {contains_ci('o.external_ref', f'${n}')}"
+            f" OR {contains_ci('c.name', f'${n}')})"
+        )
+    if due == "overdue":  # still open after the day it was due
+        n += 1
+        where.append(f"o.stage IN ({_OPEN_LIST}) AND o.due_by < ${n}")
+    elif due == "week":  # due today or in the next six days
+        n += 2
+        where.append(f"o.due_by >= ${n - 1} AND o.due_by < ${n}")
+    condition = " AND ".join(where)
+    joined = "orders o JOIN customers c ON c.id = o.customer"
+    count = Sql(
+        f"SELECT COUNT(*) FROM {joined if q else 'orders o'} WHERE {condition}"  # noqa: S608 - constant fragments
+    )
+    page = Select(
+        ListRow,
+        f"""
+        SELECT o.id, o.number, o.stage, o.due_by, o.total_cents, o.currency,
+               UTC_TEXT(o.updated_at), c.id, c.name, a.status
+        FROM {joined} LEFT JOIN artwork a ON a."order" = o.id
+        WHERE {condition}
+        ORDER BY o.created_at DESC, o.id DESC LIMIT ${n + 1} OFFSET ${n + 2}
+        """,  # noqa: S608 - constant fragments
+    )
+    return count, page
+
+
+async def list_orders(
+    workspace_id: int, filters: Filters, *, today: dt.datetime, page: int
+) -> tuple[int, list[ListRow]]:
+    """The total and one page (PER_PAGE, newest first) of the orders matching `filters`;
+    `today` is 00:00 of today in the workspace's zone (due dates are stored as 00:00 of
+    theirs, so an order due today is not overdue)."""
+    q = filters.q or None
+    if q is not None and cannot_match(q, MAX_SEARCH):
+        return 0, []
+    customer_id = filters.customer_id
+    if customer_id is not None and not 0 < customer_id <= MAX_ID:
+        return 0, []
+    stage = filters.stage if filters.stage in (*STAGES, "open") else None
+    due = filters.due if filters.due in DUE_FILTERS else None
+    args: list[object] = [workspace_id]
+    if stage is not None and stage != "open":
+        args.append(stage)
+    if customer_id is not None:
+        args.append(customer_id)
+    if q is not None:
+        args.append(contains_pattern(q))
+    if due == "overdue":
+        args.append(today)
+    elif due == "week":
+        args += [today, today + dt.timedelta(days=7)]
+    count, rows = _list_statements(stage, customer_id is not None, q is not None, due)
+    async with statements.connection() as reader:
+        return await statements.counted_page(
+            reader, count, rows, args, PER_PAGE, (page - 1) * PER_PAGE
+        )
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+class Card(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    number: str
+    stage: Stage
+    due_by: Stamp | None
+    customer_name: str
+    in_stage: int  # how many open orders the card's stage holds
+
+
+# Each open stage's first BOARD_CARDS orders (due soonest first, no due date last, then the
+# oldest), each row carrying its stage's count: one statement for the whole board.
+BOARD = Select(
+    Card,
+    f"""
+    SELECT id, number, stage, due_by, customer_name, in_stage FROM (
+        SELECT o.id, o.number, o.stage, o.due_by, c.name AS customer_name,
+               COUNT(*) OVER (PARTITION BY o.stage) AS in_stage,
+               ROW_NUMBER() OVER (
+                   PARTITION BY o.stage
+                   ORDER BY (o.due_by IS NULL), o.due_by, o.created_at, o.id
+               ) AS place
+        FROM orders o JOIN customers c ON c.id = o.customer
+        WHERE o.workspace = $1 AND o.stage IN ({_OPEN_LIST})
+    ) AS ranked
+    WHERE place <= $2
+    ORDER BY stage, place
+    """,  # noqa: S608 - constant stage names
+)
+
+
+class Column(NamedTuple):
+    stage: str
+    total: int  # open orders in the stage; `cards` shows the first BOARD_CARDS
+    cards: list[Card]
+
+
+async def board(workspace_id: int) -> list[Column]:
+    """One column per open stage, in production order, with its count and first cards."""
+    async with statements.connection() as reader:
+        cards = await reader.all(BOARD, workspace_id, BOARD_CARDS)
+    by_stage: dict[str, list[Card]] = {stage: [] for stage in OPEN}
+    for card in cards:
+        by_stage[card.stage].append(card)
+    return [
+        Column(stage, shown[0].in_stage if shown else 0, shown) for stage, shown in by_stage.items()
+    ]
+
+
+# --- one order -----------------------------------------------------------------------------------
+
+
+class OrderHead(msgspec.Struct, array_like=True, frozen=True):
+    """The order with its customer, the customer's primary contact and the artwork."""
+
+    id: int
+    number: str
+    stage: Stage
+    due_by: Stamp | None
+    dispatched_at: Stamp | None
+    carrier: str | None
+    tracking_number: str | None
+    external_ref: str | None
+    notes: str
+    subtotal_cents: int
+    tax_cents: int
+    total_cents: int
+    currency: str
+    created_at: Stamp
+    updated_at: Stamp
+    customer_id: int
+    customer_name: str
+    default_carrier: str
+    contact_name: str | None
+    contact_email: str | None
+    contact_phone: str | None
+    artwork_status: ArtworkStatus | None
+    artwork_version: int | None
+    artwork_approved_at: Stamp | None
+
+
+_HEAD = """
+    SELECT o.id, o.number, o.stage, o.due_by, UTC_TEXT(o.dispatched_at), o.carrier,
+           o.tracking_number, o.external_ref, o.notes, o.subtotal_cents, o.tax_cents,
+           o.total_cents, o.currency, UTC_TEXT(o.created_at), UTC_TEXT(o.updated_at),
+           c.id, c.name, c.default_carrier, p.name, p.email, p.phone,
+           a.status, a.version, UTC_TEXT(a.approved_at)
+    FROM orders o
+    JOIN customers c ON c.id = o.customer
+    LEFT JOIN contacts p ON p.id = (
+        SELECT id FROM contacts WHERE customer = c.id AND is_primary ORDER BY id LIMIT 1
+    )
+    LEFT JOIN artwork a ON a."order" = o.id
+    WHERE o.workspace = $1 AND {key} = $2
+"""
+HEAD_BY_ID = Select(OrderHead, _HEAD.format(key="o.id"))
+HEAD_BY_NUMBER = Select(OrderHead, _HEAD.format(key="o.number"))
+
+
+class Move(msgspec.Struct, array_like=True, frozen=True):
+    """A stage-history entry and who made it (models/actors.py)."""
+
+    from_stage: Stage | None
+    to_stage: Stage
+    at: Stamp
+    actor_kind: str
+    user_name: str | None
+    token_name: str | None
+
+
+HISTORY = Select(
+    Move,
+    """
+    SELECT h.from_stage, h.to_stage, UTC_TEXT(h.at), h.actor_kind, u.name, t.name
+    FROM stage_history h
+    LEFT JOIN users u ON u.id = h."user"
+    LEFT JOIN api_tokens t ON t.id = h.token
+    WHERE h."order" = $1
+    ORDER BY h.at, h.id
+    """,
+)
+
+
+class Message(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    kind: str
+    subject: str
+    status: str
+    created_at: Stamp
+    contact_name: str | None
+    contact_email: str | None
+
+
+MESSAGES = Select(
+    Message,
+    """
+    SELECT m.id, m.kind, m.subject, m.status, UTC_TEXT(m.created_at), p.name, p.email
+    FROM customer_messages m LEFT JOIN contacts p ON p.id = m.contact
+    WHERE m."order" = $1
+    ORDER BY m.id
+    """,
+)
+
+
+class Delivery(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    event: str
+    status: str
+    attempts: int
+    last_status_code: int | None
+    last_error: str | None
+    created_at: Stamp
+    url: str
+
+
+DELIVERIES = Select(
+    Delivery,
+    """
+    SELECT d.id, e.name, d.status, d.attempts, d.last_status_code, d.last_error,
+           UTC_TEXT(d.created_at), s.url
+    FROM webhook_events e
+    JOIN webhook_deliveries d ON d.event = e.id
+    JOIN webhook_subscriptions s ON s.id = d.subscription
+    WHERE e.workspace = $1 AND e."order" = $2
+    ORDER BY d.id DESC
+    LIMIT $3
+    """,
+)
+
+
+class OrderPage(NamedTuple):
+    """Everything the order's page shows, one read function (one statement) per part."""
+
+    order: OrderHead
+    lines: list[LineRow]
+    history: list[Move]
+    invoices: list[InvoiceRow]
+    messages: list[Message]
+    deliveries: list[Delivery]
+
+
+def named(ref: str) -> tuple[Select[OrderHead], int | str] | None:
+    """How `ref` names an order (an id, or an ORD- number in any case), or None."""
+    text = ref.strip()
+    if text.isascii() and text.isdigit():
+        order_id = int(text)
+        return (HEAD_BY_ID, order_id) if 0 < order_id <= MAX_ID else None
+    if text.upper().startswith(ORDER_PREFIX) and len(text) <= MAX_NUMBER:
+        return HEAD_BY_NUMBER, text.upper()
+    return None
+
+
+async def head(reader: Reader, workspace_id: int, ref: str) -> OrderHead | None:
+    """The order `ref` names in this workspace, or None."""
+    found = named(ref)
+    if found is None:
+        return None
+    select, key = found
+    return await reader.one(select, workspace_id, key)
+
+
+async def order_page(workspace_id: int, ref: str) -> OrderPage | None:
+    """The order named by id or number with every part of its page, or None."""
+    async with statements.connection() as reader:
+        order = await head(reader, workspace_id, ref)
+        if order is None:
+            return None
+        return OrderPage(
+            order=order,
+            lines=await reader.all(ORDER_LINES, order.id),
+            history=await reader.all(HISTORY, order.id),
+            invoices=await reader.all(INVOICES, order.id),
+            messages=await reader.all(MESSAGES, order.id),
+            deliveries=await reader.all(DELIVERIES, workspace_id, order.id, MAX_DELIVERIES),
+        )
+
+
+async def find(workspace_id: int, ref: str) -> OrderHead | None:
+    """Only the order `ref` names (for the pages that act on it)."""
+    async with statements.connection() as reader:
+        return await head(reader, workspace_id, ref)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import email
 import socket
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -99,3 +100,37 @@ def free_port() -> int:
 
 def header(received: Received, name: str) -> Any:
     return received.message[name]
+
+
+class ThreadedMailServer:
+    """A MailServer on a thread of its own (for synchronous tests: the browser tests)."""
+
+    def __init__(self) -> None:
+        self.server = MailServer()
+        self._loop = asyncio.new_event_loop()
+        self._started = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self.server.start())
+        self._started.set()
+        self._loop.run_forever()
+
+    def start(self) -> ThreadedMailServer:
+        self._thread.start()
+        self._started.wait(10)
+        return self
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def received(self) -> list[Received]:
+        return list(self.server.received)
+
+    def stop(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.server.stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)

@@ -6,6 +6,8 @@ from typing import Any
 
 from litestar import Request
 
+from api.admin.security import CSRF_FIELD
+
 MAX_FIELD = 10_000  # longer values are cut; every domain limit is far below this
 
 
@@ -14,7 +16,7 @@ async def form(request: Request[Any, Any, Any]) -> dict[str, Any]:
     data = await request.form()
     fields: dict[str, Any] = {}
     for name in data:
-        if name == "_csrf_token":
+        if name == CSRF_FIELD:  # checked by the CSRF middleware, no form field of its own
             continue
         values = [str(value)[:MAX_FIELD] for value in data.getall(name)]
         fields[name] = values if len(values) > 1 else values[0]

@@ -1,0 +1,111 @@
+"""The admin's own route table, and one record of every kind a path can name, so the walks
+below cover a new admin path automatically (and fail until its parameter is known here)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from litestar import Litestar
+from litestar.routes import HTTPRoute
+
+from models.tables import ApiToken, Workspace
+from tests import factories
+from tests.admin.support import delivery, member, subscription
+
+PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
+NOT_RECORDS = {"rest", "file_path"}  # the 404 catch-all and the static files
+
+
+def admin_routes(app: Litestar, *, with_params: bool) -> list[tuple[str, str]]:
+    """(method, path template) of every GET and POST under /admin."""
+    found = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path.startswith("/admin"):
+            continue
+        names = set(PARAM.findall(route.path))
+        if names & NOT_RECORDS or bool(names) != with_params:
+            continue
+        template = PARAM.sub(r"{\1}", route.path)
+        found += [(m, template) for m in sorted(route.methods) if m in {"GET", "POST"}]
+    return found
+
+
+def fill(template: str, ids: dict[str, Any]) -> str:
+    names = PARAM.findall(template)
+    unknown = [name for name in names if name not in ids]
+    assert not unknown, f"no record for {unknown} in {template}: add it to records()"
+    return PARAM.sub(lambda m: str(ids[m.group(1)]), template)
+
+
+def marked(n: int) -> str:
+    """A value that breaks out of an attribute and opens a tag, unless escaped."""
+    return f'"><i{n}>'
+
+
+def raw_tag(n: int) -> str:
+    return f"<i{n}>"
+
+
+def escaped_tag(n: int) -> str:
+    return f"&lt;i{n}&gt;"
+
+
+# Fields the admin shows, each with its own mark (see records()).
+FIELDS = {
+    "staff name": 11,
+    "token name": 12,
+    "delivery response body": 13,
+    "delivery error": 14,
+    "customer name": 15,
+    "contact name": 16,
+    "contact phone": 17,
+    "sku style": 18,
+    "sku brand": 19,
+    "sku colour": 20,
+    "order external_ref": 21,
+    "order line description": 22,
+}
+
+
+async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
+    """One record of each kind in `ws`, by the path parameter that names it. With `marks`,
+    every shown text field holds its mark from FIELDS."""
+
+    def text(field: str, plain: str) -> str:
+        return marked(FIELDS[field]) if marks else plain
+
+    staff = await member(ws, role="staff", name=text("staff name", "Sam Staff"))
+    await factories.token(staff, name=text("token name", "CI"))
+    token_id = (await ApiToken.select(ApiToken.id).where(ApiToken.user == staff.id))[0]["id"]
+    sub = await subscription(ws)
+    delivery_id = await delivery(ws, sub, response_body=text("delivery response body", "nope"))
+    await delivery(ws, sub, status_code=None, error=text("delivery error", "refused"))
+    customer = await factories.customer(ws, text("customer name", "Acme Tees"))
+    contact = await factories.contact(
+        customer, name=text("contact name", "Ann"), phone=text("contact phone", "+44 1")
+    )
+    sku = await factories.sku(
+        ws, style=text("sku style", "Tee"), brand=text("sku brand", "Gildan"),
+        colour=text("sku colour", "Black"),
+    )  # fmt: skip
+    order = await factories.order(
+        ws, customer, lines=[(text("order line description", "Front print"), 2, 500)],
+        line_skus=[sku.id], external_ref=text("order external_ref", "PO-1"),
+    )  # fmt: skip
+    invoice = await factories.invoice(order)
+    return {
+        "token_id": token_id,
+        "member_id": staff.id,
+        "subscription_id": sub,
+        "delivery_id": delivery_id,
+        "action": "disable",  # the webhook confirmation pages' action, not a record
+        "customer_id": customer.id,
+        "contact_id": contact.id,
+        "code": sku.code,
+        "sku_id": sku.id,
+        "order_id": order.id,
+        "ref": order.number,
+        "number": invoice.number,
+        "invoice_id": invoice.id,
+    }

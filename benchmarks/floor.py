@@ -9,6 +9,8 @@ token with `api.auth.admit` and builds bodies with the builders of api/schemas/.
 out is what is measured: Litestar (routing, request and response machinery), the rate limiter,
 the request log, query-parameter parsing beyond `page`, and a second pooled connection per
 request (Pressline's authentication and its handler each take one; the floor takes one).
+`POST /api/v1/orders` (without an Idempotency-Key) authenticates on one connection and then
+runs the same domain call in one transaction as Pressline's handler: the same 1 + 9 statements.
 
     DATABASE_URL=... python -m benchmarks.serve benchmarks.floor:app 8001
     DATABASE_URL=... python -m benchmarks.floor --check   # bodies and statement counts
@@ -39,6 +41,8 @@ from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
+from models import orders as domain_orders
+from models.actors import Actor
 from models.queries import auth as auth_queries
 from models.queries import customers as customer_queries
 from models.queries import events as event_queries
@@ -46,7 +50,7 @@ from models.queries import inventory as sku_queries
 from models.queries import orders as order_queries
 from models.queries.filters import MAX_ID
 from models.schemas.customers import customer_detail_body, customer_row_bodies
-from models.schemas.orders import order_bodies, order_detail_body
+from models.schemas.orders import OrderCreate, order_bodies, order_detail_body
 from models.settings import get_settings
 from models.statements import Reader
 
@@ -213,12 +217,58 @@ def _route(path: str) -> tuple[Handler, tuple[int, ...]] | None:
 # --- ASGI ----------------------------------------------------------------------------------
 
 
+async def create_order(request: Request, body: bytes) -> Any:
+    """`POST /orders` without an Idempotency-Key: the body decoded into Pressline's own
+    request Struct, then the same domain call in one transaction as Pressline's handler
+    (`models.orders.create`: its 9 statements), answered with the same detail body."""
+    data = msgspec.json.decode(body, type=OrderCreate)
+    principal = request.principal
+    lines = [
+        domain_orders.NewLine(
+            description=line.description,
+            quantity=line.quantity,
+            unit_price_cents=line.unit_price_cents,
+            sku=line.sku,
+        )
+        for line in data.lines
+    ]
+    async with db.transaction():
+        created = await domain_orders.create(
+            workspace_id=principal.workspace_id,
+            customer_id=data.customer_id,
+            lines=lines,
+            due_by=data.due_by,
+            notes=data.notes or "",
+            external_ref=data.external_ref,
+            actor=Actor.token(principal.token_id, principal.user_id),
+        )
+    location = f"{links.endpoint_url(request.scope, PUBLIC).rstrip('/')}/{created.order.id}"
+    return Created(order_detail_body(created, principal.timezone), location)
+
+
+class Created(msgspec.Struct):
+    body: Any
+    location: str
+
+
+async def read_body(receive: Any) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
+
 class Floor:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
             await self.lifespan(receive, send)
             return
-        status, body, extra = await self.answer(scope)
+        if scope["method"] == "POST" and scope["path"] == "/api/v1/orders":
+            status, body, extra = await self.create(scope, await read_body(receive))
+        else:
+            status, body, extra = await self.answer(scope)
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
@@ -241,6 +291,19 @@ class Floor:
             extra = [(k.lower().encode(), v.encode()) for k, v in (exc.headers or {}).items()]
             return exc.status_code, encode(exc.body()), extra
         return 200, encode(result), []
+
+    async def create(
+        self, scope: dict[str, Any], body: bytes
+    ) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
+        try:
+            async with statements.connection() as conn:
+                principal = await authenticate(conn, scope)
+            request = Request(scope, dict(scope["headers"]), principal)
+            created = await create_order(request, body)
+        except ApiError as exc:
+            extra = [(k.lower().encode(), v.encode()) for k, v in (exc.headers or {}).items()]
+            return exc.status_code, encode(exc.body()), extra
+        return 201, encode(created.body), [(b"location", created.location.encode())]
 
     async def lifespan(self, receive: Any, send: Any) -> None:
         """The database as Pressline's lifespan opens it (`models.db.start`, from

@@ -118,9 +118,13 @@ async def delete(session_id: str) -> None:
     await AdminSession.delete().where(AdminSession.digest == digest(session_id))
 
 
-async def end_for_user(user_id: int) -> None:
-    """Every session of a user ends (deactivation, a new password)."""
-    await AdminSession.delete().where(AdminSession.user == user_id)
+async def end_for_user(user_id: int, *, keep: int | None = None) -> None:
+    """Every session of a user ends (deactivation, a new password), except `keep` (the
+    session id of a user who changed their own password in it)."""
+    query = AdminSession.delete().where(AdminSession.user == user_id)
+    if keep is not None:
+        query = query.where(AdminSession.id != keep)
+    await query
 
 
 async def delete_expired(now: dt.datetime | None = None) -> int:

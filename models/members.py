@@ -116,16 +116,44 @@ async def set_role(user_id: int, role: str) -> Member:
     return await get_member(user_id)
 
 
-async def set_password(user_id: int, password: str) -> Member:
-    """A new admin password (at least 12 characters); the member's open sessions end."""
+async def set_password(
+    user_id: int, password: str, *, field: str = "password", keep_session: int | None = None
+) -> Member:
+    """A new admin password (at least 12 characters; InvalidFields names `field`); the
+    member's open sessions end, except `keep_session` (the one they changed it in)."""
+    passwords.check(password, field)
     hashed = await asyncio.to_thread(passwords.hash_password, password)
     member = await get_member(user_id)
     async with db.transaction():
         await User.update({User.password_hash: hashed, User.updated_at: clock.now()}).where(
             User.id == user_id
         )
-        await admin_sessions.end_for_user(user_id)
+        await admin_sessions.end_for_user(user_id, keep=keep_session)
     return member
+
+
+WRONG_CURRENT = "is not your current password"
+
+
+async def change_own_password(
+    *, user_id: int, session_id: int, current: str, new: str, confirm: str
+) -> Member:
+    """A member's own change in the admin: the current password must match, the new one is
+    typed twice; their other sessions end, the one they are using stays."""
+    rows = await User.select(User.password_hash).where(User.id == user_id)
+    stored = rows[0]["password_hash"] if rows else None
+    errors: dict[str, list[str]] = {}
+    if not await asyncio.to_thread(passwords.verify, stored, current):
+        errors["current_password"] = [WRONG_CURRENT]
+    try:
+        passwords.check(new, "new_password")
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
+    if new != confirm:
+        errors.setdefault("confirm_password", []).append("does not match the new password")
+    if errors:
+        raise InvalidFields(errors)
+    return await set_password(user_id, new, field="new_password", keep_session=session_id)
 
 
 async def set_active(user_id: int, active: bool) -> Member:

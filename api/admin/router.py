@@ -23,6 +23,10 @@ from api.admin import (
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
 from api.admin.invoices import InvoiceController
+from api.admin.account import AccountController
+from api.admin.customers import CustomerController
+from api.admin.inventory import InventoryController
+from api.admin.invoices import InvoiceController
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
     HEADERS,
@@ -64,6 +68,10 @@ def admin_router() -> Router:
             InventoryController,
             InvoiceController,
             orders.OrderController,
+            AccountController,
+            CustomerController,
+            InventoryController,
+            InvoiceController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

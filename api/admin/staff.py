@@ -1,4 +1,12 @@
-"""Staff (owners only): the workspace's members; add, (de)activate, change role."""
+"""Staff (owners only): the workspace's members; add, deactivate (after a confirmation page) and
+reactivate, change role, set a member's password. The last active owner has neither a
+Deactivate button nor a role choice: the rule itself is models/members.py's, so a forged POST
+is refused the same way. Every successful POST answers 303 with a one-time notice.
+
+Paths: /admin/staff, POST /staff/ (add), /staff/{id}/deactivate (GET confirmation, POST),
+POST /staff/{id}/activate, POST /staff/{id}/role, /staff/{id}/password (GET form, POST).
+A member's own password is changed on /admin/account (the current one required).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +16,7 @@ from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
+from api.admin import flash
 from api.admin.forms import form, text
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX, owner_only
@@ -18,13 +27,18 @@ from models.queries import admin as queries
 from models.tables import User
 
 MemberId = Annotated[int, PathParameter(description="User id")]
-NOTICES = {
-    "added": "The member was added; they can log in with the password you chose.",
-    "deactivated": "The member was deactivated: their tokens answer 403 and they are logged out.",
-    "activated": "The member was reactivated.",
-    "role": "The role was changed.",
-}
 EMPTY = {"name": "", "email": "", "role": "staff", "password": ""}
+
+
+def last_owner(rows: list[members.Member]) -> int | None:
+    """The id of the workspace's only active owner, if there is exactly one."""
+    owners = [m.id for m in rows if m.role == "owner" and m.is_active]
+    return owners[0] if len(owners) == 1 else None
+
+
+async def _member(request: Request[Any, Any, Any], member_id: int) -> members.Member:
+    await queries.ensure_in_workspace(User, member_id, request.user.workspace_id)
+    return await members.get_member(member_id)
 
 
 class StaffController(Controller):
@@ -41,11 +55,13 @@ class StaffController(Controller):
         message: str = "",
     ) -> Template:
         user: AdminUser = request.user
+        rows = await members.list_members(user.workspace_id)
+        failed = status_code != 200
         return page(
             request, "staff.html", status_code=status_code, here="staff", title="Staff",
-            members=await members.list_members(user.workspace_id), errors=errors or {},
+            members=rows, last_owner=last_owner(rows), errors=errors or {},
             typed={**EMPTY, **(typed or {}), "password": ""}, message=message,
-            notice=NOTICES.get(request.query_params.get("done", "")),
+            notice="" if failed else (await flash.take(request)).notice,
         )  # fmt: skip
 
     @get("/")
@@ -57,39 +73,103 @@ class StaffController(Controller):
         fields = await form(request)
         typed = {name: text(fields, name) for name in ("name", "email", "role", "password")}
         try:
-            await members.add_member(
+            added = await members.add_member(
                 workspace_id=request.user.workspace_id, name=typed["name"], email=typed["email"],
                 role=typed["role"], password=typed["password"],
             )  # fmt: skip
         except InvalidFields as invalid:
             return await self._list(request, status_code=422, errors=invalid.errors, typed=typed)
-        return see_other(f"{PREFIX}/staff?done=added")
+        return await flash.redirect(
+            request, f"{PREFIX}/staff",
+            f"The member was added: {added.name} ({added.role}) can log in with the password "
+            "you chose.",
+        )  # fmt: skip
+
+    @get("/{member_id:int}/deactivate")
+    async def confirm_deactivate(
+        self, request: Request[Any, Any, Any], member_id: MemberId
+    ) -> Template:
+        member = await _member(request, member_id)
+        return page(
+            request, "staff_deactivate.html", here="staff", title=f"Deactivate {member.name}",
+            member=member,
+        )  # fmt: skip
 
     @post("/{member_id:int}/deactivate", status_code=303)
     async def deactivate_member(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
-        return await self._change(request, member_id, "deactivated", members.set_active, False)
+        member = await _member(request, member_id)
+        return await self._change(
+            request, lambda: members.set_active(member_id, False),
+            f"{member.name} was deactivated: their API tokens answer 403 and they are logged out.",
+        )  # fmt: skip
 
     @post("/{member_id:int}/activate", status_code=303)
     async def activate_member(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
-        return await self._change(request, member_id, "activated", members.set_active, True)
+        member = await _member(request, member_id)
+        return await self._change(
+            request, lambda: members.set_active(member_id, True),
+            f"{member.name} was reactivated.",
+        )  # fmt: skip
 
     @post("/{member_id:int}/role", status_code=303)
     async def change_role(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
+        member = await _member(request, member_id)
         role = text(await form(request), "role")
-        return await self._change(request, member_id, "role", members.set_role, role)
+        return await self._change(
+            request, lambda: members.set_role(member_id, role), f"{member.name} is now {role}."
+        )
 
     async def _change(
-        self, request: Request[Any, Any, Any], member_id: int, done: str, action: Any, value: Any
+        self, request: Request[Any, Any, Any], action: Any, notice: str
     ) -> Template | Redirect:
-        await queries.ensure_in_workspace(User, member_id, request.user.workspace_id)
         try:
-            await action(member_id, value)
+            await action()
         except (RuleRefused, InvalidFields) as refused:
             return await self._list(request, status_code=422, message=refused.message)
-        return see_other(f"{PREFIX}/staff?done={done}")
+        return await flash.redirect(request, f"{PREFIX}/staff", notice)
+
+    @get("/{member_id:int}/password")
+    async def password_form(
+        self, request: Request[Any, Any, Any], member_id: MemberId
+    ) -> Template | Redirect:
+        member = await _member(request, member_id)
+        if member.id == request.user.user_id:
+            return see_other(f"{PREFIX}/account")
+        return page(
+            request, "staff_password.html", here="staff", title=f"Password of {member.name}",
+            member=member, errors={},
+        )  # fmt: skip
+
+    @post("/{member_id:int}/password", status_code=303)
+    async def set_password(
+        self, request: Request[Any, Any, Any], member_id: MemberId
+    ) -> Template | Redirect:
+        """The same function as `pressline user set-password`: their sessions end."""
+        member = await _member(request, member_id)
+        if member.id == request.user.user_id:  # their own: with the current password
+            return see_other(f"{PREFIX}/account")
+        fields = await form(request)
+        password = text(fields, "password")
+        errors: dict[str, list[str]] = {}
+        if password != text(fields, "confirm_password"):
+            errors["confirm_password"] = ["does not match the new password"]
+        try:
+            if not errors:
+                await members.set_password(member_id, password)
+        except InvalidFields as invalid:
+            errors = invalid.errors
+        if errors:
+            return page(
+                request, "staff_password.html", status_code=422, here="staff",
+                title=f"Password of {member.name}", member=member, errors=errors,
+            )  # fmt: skip
+        return await flash.redirect(
+            request, f"{PREFIX}/staff",
+            f"{member.name}'s password was set; they were logged out of the admin everywhere.",
+        )  # fmt: skip

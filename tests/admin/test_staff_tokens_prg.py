@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 
-from models.tables import AdminFlash, ApiToken
+import httpx
+
+from models.tables import AdminFlash, AdminSession, ApiToken, User
+from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import post_form
+from tests.admin.support import PASSWORD, log_in, member, post_form
 
 
 async def test_token_created_answers_303_and_the_value_is_shown_once(shop: Shop) -> None:
@@ -40,3 +43,127 @@ async def test_revoke_notice_shows_once(shop: Shop) -> None:
     assert revoked.status_code == 303 and revoked.headers["location"] == "/admin/tokens"
     assert "The token was revoked." in (await shop.client.get("/admin/tokens")).text
     assert "The token was revoked." not in (await shop.client.get("/admin/tokens")).text
+
+
+# --- staff ------------------------------------------------------------------------------------
+
+
+async def test_member_added_answers_303_and_the_notice_shows_once(shop: Shop) -> None:
+    added = await post_form(
+        shop.client, "/admin/staff", "/admin/staff/",
+        {"name": "Sam Press", "email": "sam@example.com", "role": "staff",
+         "password": "twelve chars ok"},
+    )  # fmt: skip
+    assert added.status_code == 303 and added.headers["location"] == "/admin/staff"
+    assert "The member was added: Sam Press (staff)" in (await shop.client.get("/admin/staff")).text
+    assert "The member was added" not in (await shop.client.get("/admin/staff")).text
+    assert await User.count().where(User.email == "sam@example.com") == 1
+
+
+async def test_the_last_active_owner_has_no_deactivate_button_nor_role_choice(shop: Shop) -> None:
+    sam = await member(shop.ws, role="staff", name="Sam")
+    listing = await shop.client.get("/admin/staff")
+    own_row = re.search(rf'<tr id="member-{shop.owner.id}">(.*?)</tr>', listing.text, re.S).group(1)
+    assert "Deactivate" not in own_row and "<select" not in own_row
+    assert "the only active owner" in own_row
+    sam_row = re.search(rf'<tr id="member-{sam.id}">(.*?)</tr>', listing.text, re.S).group(1)
+    assert f"/admin/staff/{sam.id}/deactivate" in sam_row and "<select" in sam_row
+    # With a second active owner, both owners get the buttons.
+    await member(shop.ws, role="owner")
+    listing = await shop.client.get("/admin/staff")
+    own_row = re.search(rf'<tr id="member-{shop.owner.id}">(.*?)</tr>', listing.text, re.S).group(1)
+    assert f"/admin/staff/{shop.owner.id}/deactivate" in own_row
+
+
+async def test_deactivate_has_a_confirmation_page_then_the_post(shop: Shop, browser) -> None:
+    sam = await member(shop.ws, role="staff", name="Sam")
+    confirm = await shop.client.get(f"/admin/staff/{sam.id}/deactivate")
+    assert confirm.status_code == 200 and "Deactivate Sam?" in confirm.text
+    assert (await User.objects().where(User.id == sam.id).first()).is_active  # GET changed nothing
+    done = await post_form(
+        shop.client, f"/admin/staff/{sam.id}/deactivate", f"/admin/staff/{sam.id}/deactivate"
+    )
+    assert done.status_code == 303 and done.headers["location"] == "/admin/staff"
+    assert not (await User.objects().where(User.id == sam.id).first()).is_active
+    assert "Sam was deactivated" in (await shop.client.get("/admin/staff")).text
+
+
+async def test_an_owner_sets_a_members_password_and_their_sessions_end(shop: Shop) -> None:
+    sam = await member(shop.ws, role="staff", name="Sam")
+    transport = httpx.ASGITransport(app=shop.client._transport.app)  # type: ignore[attr-defined]
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as sams:
+        assert (await log_in(sams, sam.email)).status_code == 303
+        url = f"/admin/staff/{sam.id}/password"
+        short = await post_form(
+            shop.client, url, url, {"password": "short", "confirm_password": "short"}
+        )
+        assert short.status_code == 422 and "at least 12 characters" in short.text
+        other = await post_form(
+            shop.client, url, url, {"password": "a new long one", "confirm_password": "another"}
+        )
+        assert other.status_code == 422 and "does not match" in other.text
+        done = await post_form(
+            shop.client, url, url,
+            {"password": "a new long one", "confirm_password": "a new long one"},
+        )  # fmt: skip
+        assert done.status_code == 303
+        assert (await sams.get("/admin/")).status_code == 303  # logged out
+        assert (await log_in(sams, sam.email)).status_code != 303  # the old password is gone
+        assert (await log_in(sams, sam.email, "a new long one")).status_code == 303
+    assert "Sam&#39;s password was set" in (await shop.client.get("/admin/staff")).text
+
+
+async def test_everyone_changes_their_own_password_and_other_sessions_end(
+    shop: Shop,
+) -> None:
+    sam = await member(shop.ws, role="staff", name="Sam")
+    transport = httpx.ASGITransport(app=shop.client._transport.app)  # type: ignore[attr-defined]
+    async with (
+        httpx.AsyncClient(transport=transport, base_url="http://testserver") as here,
+        httpx.AsyncClient(transport=transport, base_url="http://testserver") as elsewhere,
+    ):
+        await log_in(here, sam.email)
+        await log_in(elsewhere, sam.email)
+        url = "/admin/account/password"
+        wrong = await post_form(
+            here, "/admin/account", url,
+            {"current_password": "not it at all", "new_password": "brand new secret",
+             "confirm_password": "brand new secret"},
+        )  # fmt: skip
+        assert wrong.status_code == 422 and "is not your current password" in wrong.text
+        done = await post_form(
+            here, "/admin/account", url,
+            {"current_password": PASSWORD, "new_password": "brand new secret",
+             "confirm_password": "brand new secret"},
+        )  # fmt: skip
+        assert done.status_code == 303 and done.headers["location"] == "/admin/account"
+        page = await here.get("/admin/account")
+        assert page.status_code == 200 and "Your password was changed" in page.text
+        assert (await elsewhere.get("/admin/")).status_code == 303  # the other session ended
+    assert await AdminSession.count().where(AdminSession.user == sam.id) == 1
+    # Staff cannot set anyone's password through the staff pages.
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        await log_in(client, sam.email, "brand new secret")
+        assert (await client.get(f"/admin/staff/{shop.owner.id}/password")).status_code == 403
+
+
+async def test_staff_posts_need_csrf_and_stay_in_the_workspace(shop: Shop) -> None:
+    sam = await member(shop.ws, role="staff")
+    for action in (f"/admin/staff/{sam.id}/deactivate", f"/admin/staff/{sam.id}/password",
+                   "/admin/account/password"):  # fmt: skip
+        assert (await shop.client.post(action, data={})).status_code == 403, action
+    other = await factories.workspace()
+    theirs = await member(other, role="staff")
+    for path in (f"/admin/staff/{theirs.id}/deactivate", f"/admin/staff/{theirs.id}/password"):
+        assert (await shop.client.get(path)).status_code == 404
+        answer = await post_form(
+            shop.client, "/admin/staff", path,
+            {"password": "a new long one", "confirm_password": "a new long one"},
+        )  # fmt: skip
+        assert answer.status_code == 404
+    assert (await User.objects().where(User.id == theirs.id).first()).is_active
+
+
+async def test_tokens_and_staff_tables_have_no_empty_header(shop: Shop) -> None:
+    for path in ("/admin/tokens", "/admin/staff"):
+        assert "<th></th>" not in (await shop.client.get(path)).text

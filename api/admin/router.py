@@ -20,9 +20,6 @@ from api.admin import (
     tokens,
     webhooks,
 )
-from api.admin.customers import CustomerController
-from api.admin.inventory import InventoryController
-from api.admin.invoices import InvoiceController
 from api.admin.account import AccountController
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
@@ -64,14 +61,11 @@ def admin_router() -> Router:
             deliveries.DeliveryController,
             settings.SettingsController,
             order_proofs.OrderArtworkController,
-            CustomerController,
-            InventoryController,
-            InvoiceController,
-            orders.OrderController,
             AccountController,
             CustomerController,
             InventoryController,
             InvoiceController,
+            orders.OrderController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

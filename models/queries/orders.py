@@ -52,6 +52,7 @@ class OrderDetailRow(OrderRow, array_like=True, frozen=True):
     artwork_status: ArtworkStatus | None
     artwork_version: int | None
     artwork_approved_at: Stamp | None
+    artwork_approved_by: str | None = None
 
 
 class LineRow(msgspec.Struct, array_like=True, frozen=True):
@@ -67,6 +68,17 @@ class HistoryRow(msgspec.Struct, array_like=True, frozen=True):
     from_stage: Stage | None
     to_stage: Stage
     at: Stamp
+
+
+class ProofRow(msgspec.Struct, array_like=True, frozen=True):
+    """One uploaded proof of an order (models/proofs.py), without its bytes."""
+
+    version: int
+    file_name: str
+    content_type: str
+    size: int
+    created_at: Stamp
+    customer_comment: str | None
 
 
 class InvoiceRow(msgspec.Struct, array_like=True, frozen=True):
@@ -108,7 +120,7 @@ ORDER_LINES = Select(
 DETAIL = Select(
     OrderDetailRow,
     f"""
-    SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at)
+    SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1
@@ -119,6 +131,13 @@ HISTORY = Select(
     """
     SELECT from_stage, to_stage, UTC_TEXT(at) FROM stage_history
     WHERE "order" = $1 ORDER BY at, id
+    """,
+)
+PROOFS = Select(
+    ProofRow,
+    """
+    SELECT version, file_name, content_type, size, UTC_TEXT(created_at), customer_comment
+    FROM artwork_proofs WHERE "order" = $1 ORDER BY version
     """,
 )
 INVOICES = Select(
@@ -191,6 +210,7 @@ class OrderRows(NamedTuple):
     lines: list[LineRow]
     history: list[HistoryRow]
     invoices: list[InvoiceRow]
+    proofs: list[ProofRow] | tuple[()] = ()  # none at create
 
 
 async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
@@ -206,4 +226,5 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
             lines=await reader.all(ORDER_LINES, order_id),
             history=await reader.all(HISTORY, order_id),
             invoices=await reader.all(INVOICES, order_id),
+            proofs=await reader.all(PROOFS, order_id),
         )

@@ -85,10 +85,36 @@ class Invoice(Schema):
     paid_at: Timestamp | None
 
 
+class Proof(Schema):
+    """One proof sent to the customer (extension, DECISIONS §15)."""
+
+    version: int
+    file_name: str
+    content_type: Annotated[
+        str, msgspec.Meta(description="application/pdf, image/png or image/jpeg (by content)")
+    ]
+    size: Annotated[int, msgspec.Meta(description="Bytes")]
+    created_at: Timestamp
+    customer_comment: Annotated[
+        str | None,
+        msgspec.Meta(description="What the customer asked to change in this version, or null"),
+    ]
+
+
 class Artwork(Schema):
     status: ArtworkStatus
     version: int
     approved_at: Timestamp | None
+    approved_by: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="Extension: the name the customer gave when approving on the proof "
+            'page, or "operator"; null until approved'
+        ),
+    ] = None
+    proofs: Annotated[
+        list[Proof], msgspec.Meta(description="Extension: every proof sent, oldest first")
+    ] = msgspec.field(default_factory=list)
 
 
 class OrderDetail(Order):
@@ -207,6 +233,18 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
             status=order.artwork_status,
             version=order.artwork_version or 0,
             approved_at=iso_or_none(order.artwork_approved_at),
+            approved_by=order.artwork_approved_by if order.artwork_status == "approved" else None,
+            proofs=[
+                Proof(
+                    version=proof.version,
+                    file_name=proof.file_name,
+                    content_type=proof.content_type,
+                    size=proof.size,
+                    created_at=iso(proof.created_at),
+                    customer_comment=proof.customer_comment,
+                )
+                for proof in rows.proofs
+            ],
         ),
     )
 

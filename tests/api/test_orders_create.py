@@ -74,7 +74,13 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
     assert [(h["from"], h["to"]) for h in body["stage_history"]] == [(None, "artwork")]
     assert dt.datetime.fromisoformat(body["stage_history"][0]["at"]) >= before
     assert body["invoices"] == []
-    assert body["artwork"] == {"status": "awaiting_proof", "version": 0, "approved_at": None}
+    assert body["artwork"] == {
+        "status": "awaiting_proof",
+        "version": 0,
+        "approved_at": None,
+        "approved_by": None,
+        "proofs": [],
+    }
     assert "notes" not in body
     # The Location answers the same representation.
     detail = await client.get(response.headers["location"], headers=s.auth)

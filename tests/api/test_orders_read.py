@@ -155,7 +155,13 @@ async def test_detail_adds_history_invoices_and_artwork(client):
                 "paid_at": None,
             },
         ],
-        "artwork": {"status": "approved", "version": 3, "approved_at": "2026-03-01T12:00:05+00:00"},
+        "artwork": {
+            "status": "approved",
+            "version": 3,
+            "approved_at": "2026-03-01T12:00:05+00:00",
+            "approved_by": None,
+            "proofs": [],
+        },
     }
     assert re.match(r"^INV-2026-\d{4,}$", paid.number)
     for invoice in detail["invoices"]:
@@ -173,7 +179,13 @@ async def test_new_order_detail_defaults(client):
         {"from": None, "to": "artwork", "at": "2026-03-01T09:30:00+00:00"}
     ]
     assert detail["invoices"] == []
-    assert detail["artwork"] == {"status": "awaiting_proof", "version": 0, "approved_at": None}
+    assert detail["artwork"] == {
+        "status": "awaiting_proof",
+        "version": 0,
+        "approved_at": None,
+        "approved_by": None,
+        "proofs": [],
+    }
 
 
 async def test_artwork_defaults_when_the_order_has_no_artwork_row(client):
@@ -183,7 +195,13 @@ async def test_artwork_defaults_when_the_order_has_no_artwork_row(client):
 
     detail = await _detail(client, auth, o.id)
 
-    assert detail["artwork"] == {"status": "awaiting_proof", "version": 0, "approved_at": None}
+    assert detail["artwork"] == {
+        "status": "awaiting_proof",
+        "version": 0,
+        "approved_at": None,
+        "approved_by": None,
+        "proofs": [],
+    }
 
 
 async def test_list_rows_do_not_carry_detail_fields(client):

@@ -330,7 +330,7 @@ async def create(
             actor.token_id, now,
         )  # fmt: skip
         await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
-        refused = await stock.reserve(reservations, now, order_id=order_id)
+        refused = await stock.reserve(reservations, now, order_id=order_id, actor=actor)
         if refused:  # `reserved` grew past the column since it was read: nothing is kept
             raise _reservation_errors(lines, sku_ids, refused)
         # The customer's orders_count and open_orders changed.
@@ -443,7 +443,9 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
             at=now,
         ).save()
         if not order["stock_consumed"]:
-            await stock.release(await stock.order_quantities(order_id), now, order_id=order_id)
+            await stock.release(
+                await stock.order_quantities(order_id), now, order_id=order_id, actor=actor
+            )
         await messages.queue_stage_message(
             workspace_id=workspace_id,
             order_id=order_id,

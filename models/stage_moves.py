@@ -93,7 +93,9 @@ async def advance_order(
 
         values: dict[Any, Any] = {Order.stage: to_stage, Order.updated_at: now}
         if consumes_stock(to_stage) and not order["stock_consumed"]:
-            await stock.consume(await stock.order_quantities(order_id), now, order_id=order_id)
+            await stock.consume(
+                await stock.order_quantities(order_id), now, order_id=order_id, actor=actor
+            )
             values[Order.stock_consumed] = True
         dispatch = to_stage == "dispatched"
         if dispatch:

@@ -15,7 +15,7 @@ from typing import Literal
 import msgspec
 
 from models import clock, db, statements
-from models.actors import OPERATOR, Actor
+from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError
 from models.stock_movements import MAX_REASON, Change, MovementKind, record
 from models.tables import OrderLine
@@ -71,8 +71,8 @@ async def reserve(
     quantities: Mapping[int, int],
     now: dt.datetime,
     *,
-    order_id: int | None = None,
-    actor: Actor = OPERATOR,
+    order_id: int | None,
+    actor: Actor,
 ) -> set[int]:
     """At create: `reserved += q` (shortages allowed; `available` may go negative).
 
@@ -120,8 +120,8 @@ async def consume(
     quantities: Mapping[int, int],
     now: dt.datetime,
     *,
-    order_id: int | None = None,
-    actor: Actor = OPERATOR,
+    order_id: int | None,
+    actor: Actor,
 ) -> None:
     """Once per order, on reaching production: `on_hand -= q`, `reserved -= q`."""
     await _move(
@@ -134,8 +134,8 @@ async def release(
     quantities: Mapping[int, int],
     now: dt.datetime,
     *,
-    order_id: int | None = None,
-    actor: Actor = OPERATOR,
+    order_id: int | None,
+    actor: Actor,
 ) -> None:
     """On cancel, for stock not yet consumed: `reserved -= q`."""
     await _move(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 
 from models import orders, stock
+from models.actors import OPERATOR
 from models.tables import Sku, StockMovement, User
 from tests import factories
 from tests.admin.conftest import Shop
@@ -59,7 +60,7 @@ async def test_movements_explain_every_figure(shop: Shop, client: httpx.AsyncCli
             f"/api/v1/orders/{ids[0]}/advance", json={"to_stage": stage}, headers=auth
         )
         assert moved.status_code == 200, moved.text
-    await orders.cancel_order(workspace_id=shop.ws.id, order_id=ids[1])
+    await orders.cancel_order(workspace_id=shop.ws.id, order_id=ids[1], actor=OPERATOR)
     adjusted = await post_form(
         shop.client, "/admin/inventory/TEE-BLK-M", "/admin/inventory/TEE-BLK-M/adjust",
         {"delta": "+7", "reason": "received"},
@@ -79,6 +80,8 @@ async def test_movements_explain_every_figure(shop: Shop, client: httpx.AsyncCli
     ]  # fmt: skip
     assert [k["order"] for k in kinds] == [None, ids[0], ids[1], ids[0], ids[1], None]
     assert kinds[0]["actor_kind"] == "user" and kinds[0]["user"] == shop.owner.id
+    assert {(k["actor_kind"], k["user"]) for k in kinds[1:4]} == {("token", api_user.id)}
+    assert kinds[4]["actor_kind"] == "operator"
     assert kinds[-1]["actor_kind"] == "user" and kinds[-1]["user"] == shop.owner.id
     assert kinds[-1]["reason"] == "received"
     # The page shows the figures, the notice once, and each movement with who made it.
@@ -201,13 +204,13 @@ async def test_pages_cost_the_same_statements_for_one_row_or_fifty(
     await factories.sku(shop.ws, "AAA")
     await stock.adjust(
         workspace_id=shop.ws.id, code="AAA", delta=1, reason="count",
-        actor=stock.OPERATOR,
+        actor=OPERATOR,
     )  # fmt: skip
     one_list, one_sku = await cost("/admin/inventory"), await cost("/admin/inventory/AAA")
     for n in range(49):
         await factories.sku(shop.ws, f"B{n:03d}")
         await stock.adjust(
-            workspace_id=shop.ws.id, code="AAA", delta=1, reason="count", actor=stock.OPERATOR
+            workspace_id=shop.ws.id, code="AAA", delta=1, reason="count", actor=OPERATOR
         )
     assert await cost("/admin/inventory") == one_list
     assert await cost("/admin/inventory/AAA") == one_sku

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from models import clock, db, stock
+from models.actors import OPERATOR
 from models.orders import NewLine, compute_totals
 from models.tables import (
     ApiToken,
@@ -492,7 +493,9 @@ async def test_a_reservation_that_would_overflow_at_write_time_is_refused_and_ke
     near_full = await factories.sku(ws, "FULL", reserved=2**31 - 5)
     roomy = await factories.sku(ws, "ROOMY", reserved=3)
     async with db.transaction():
-        refused = await stock.reserve({near_full.id: 5, roomy.id: 4}, clock.now())
+        refused = await stock.reserve(
+            {near_full.id: 5, roomy.id: 4}, clock.now(), order_id=None, actor=OPERATOR
+        )
     assert refused == {near_full.id}
     rows = await Sku.select(Sku.id, Sku.reserved).where(Sku.workspace == ws.id)
     assert {row["id"]: row["reserved"] for row in rows} == {near_full.id: 2**31 - 5, roomy.id: 7}

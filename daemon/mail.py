@@ -28,7 +28,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from daemon import retry
 from models import clock, logs
-from models.mail import links, queue
+from models.mail import links, notices, queue
 from models.mail.queue import Email, Outcome
 from models.mail.smtp_url import SmtpTarget, parse_smtp_url
 from models.mail.status import MessageStatus, Transport
@@ -166,6 +166,7 @@ class MailSender:
         lanes = [_Lane(self.config, smtp) for _ in range(self.config.concurrency)] if smtp else []
         self._idle.clear()
         try:
+            await notices.queue_deactivation_notices(self.now())
             while not self.stopping:
                 emails = await queue.claim(
                     worker=self.worker, limit=limit, now=self.now(), lease=self.config.lease

@@ -323,6 +323,9 @@ class StaffNotice(Table, tablename="staff_notices"):
     transport = Varchar(length=10, null=True, default=None)
     sent_at = Timestamptz(null=True, default=None)
     updated_at = Timestamptz(default=TimestamptzNow())
+    # The deactivation a notice tells about (unique with the recipient: one notice each).
+    subscription_id = Integer(null=True, default=None)
+    about_time = Timestamptz(null=True, default=None)
 
 
 class IdempotencyKey(Table, tablename="idempotency_keys"):

@@ -24,6 +24,7 @@ from api.admin.account import AccountController
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
 from api.admin.invoices import InvoiceController
+from api.admin.notices import banner
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
     HEADERS,
@@ -61,6 +62,7 @@ def admin_router() -> Router:
             deliveries.DeliveryController,
             settings.SettingsController,
             order_proofs.OrderArtworkController,
+            banner,
             AccountController,
             CustomerController,
             InventoryController,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from models.actors import OPERATOR
 from models.stage_moves import advance_order
 from models.tables import CustomerMessage
 from tests import factories
@@ -23,7 +24,9 @@ async def test_staff_resend_a_failed_message(
     customer = await factories.customer(ws)
     await factories.contact(customer, is_primary=True)
     order = await factories.order(ws, customer)
-    await advance_order(workspace_id=ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=ws.id, order_id=order.id, to_stage="in_production"
+    )
     sender = make_sender(smtp.url)
     await sender.poll()
     row = await CustomerMessage.select().first()

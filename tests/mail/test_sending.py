@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from models.actors import OPERATOR
 from models.mail.status import MessageStatus
 from models.stage_moves import advance_order
 from models.tables import CustomerMessage, Order, Workspace
@@ -62,6 +63,7 @@ async def test_dispatch_carries_carrier_and_tracking(smtp: MailServer, make_send
     s = await shop()
     order = await _order(s, stage="qc_pack")
     await advance_order(
+        actor=OPERATOR,
         workspace_id=s.ws.id,
         order_id=order.id,
         to_stage="dispatched",
@@ -79,8 +81,12 @@ async def test_switched_off_stages_are_muted_and_nothing_is_sent(smtp: MailServe
     s = await shop()
     await Workspace.update({Workspace.mail_stages: "dispatched"}).where(Workspace.id == s.ws.id)
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="print_queue")
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="print_queue"
+    )
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     await make_sender(smtp.url).poll()
     assert smtp.attempts == 0
     assert [r["status"] for r in await _messages()] == ["muted", "muted"]
@@ -91,7 +97,9 @@ async def test_without_a_primary_contact_the_row_is_no_contact(smtp: MailServer,
     lonely = await factories.customer(s.ws, "No Contacts")
     await factories.contact(lonely, is_primary=False)
     order = await factories.order(s.ws, lonely)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     await make_sender(smtp.url).poll()
     assert smtp.attempts == 0
     [row] = await _messages()
@@ -107,7 +115,9 @@ async def test_451_then_250_delivers_once_with_one_message_id(
     smtp.behaviour = busy_once
     s = await shop()
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     sender = make_sender(smtp.url)
     await sender.poll()
     [row] = await _messages()
@@ -128,7 +138,9 @@ async def test_a_server_down_for_a_while_gets_the_message_when_back(make_sender,
     port = free_port()
     s = await shop()
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     sender = make_sender(f"smtp://127.0.0.1:{port}")
     await sender.poll()
     fake_clock.advance(61)
@@ -156,7 +168,9 @@ async def test_550_fails_at_once_with_the_reply_kept(smtp: MailServer, make_send
     smtp.behaviour = refuse
     s = await shop()
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     sender = make_sender(smtp.url)
     await sender.poll()
     for _ in range(3):
@@ -177,7 +191,9 @@ async def test_temporary_failures_stop_after_the_last_attempt(
     smtp.behaviour = always_busy
     s = await shop()
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     sender = make_sender(smtp.url, max_attempts=3)
     for _ in range(6):
         await sender.poll()
@@ -190,7 +206,9 @@ async def test_temporary_failures_stop_after_the_last_attempt(
 async def test_without_smtp_url_messages_go_to_the_log(make_sender, caplog):
     s = await shop()
     order = await _order(s)
-    await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
     with caplog.at_level("INFO", logger="daemon.mail"):
         await make_sender(None).poll()
     [row] = await _messages()
@@ -198,9 +216,7 @@ async def test_without_smtp_url_messages_go_to_the_log(make_sender, caplog):
     assert any("SMTP_URL is unset" in r.getMessage() for r in caplog.records)
 
 
-async def test_two_senders_in_one_process_never_send_a_message_twice(
-    smtp: MailServer, make_sender
-):
+async def test_two_senders_in_one_process_never_send_a_message_twice(smtp: MailServer, make_sender):
     async def slow(n: int) -> str:
         await asyncio.sleep(0.002 * (n % 3))
         return "250 OK"
@@ -209,7 +225,9 @@ async def test_two_senders_in_one_process_never_send_a_message_twice(
     s = await shop()
     for _ in range(30):
         order = await _order(s)
-        await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+        await advance_order(
+            actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+        )
     first, second = make_sender(smtp.url, worker="a"), make_sender(smtp.url, worker="b")
     await asyncio.gather(first.poll(), second.poll(), first.poll())
     await asyncio.gather(first.poll(), second.poll())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from models.actors import OPERATOR
 from models.stage_moves import advance_order
 from models.tables import CustomerMessage, Workspace
 from tests import factories
@@ -53,7 +54,9 @@ async def test_an_owner_sets_the_reply_to_address_and_the_emailed_stages(
     customer = await factories.customer(ws)
     await factories.contact(customer, is_primary=True)
     order = await factories.order(ws, customer)
-    await advance_order(workspace_id=ws.id, order_id=order.id, to_stage="dispatched")
+    await advance_order(
+        actor=OPERATOR, workspace_id=ws.id, order_id=order.id, to_stage="dispatched"
+    )
     assert (await CustomerMessage.select(CustomerMessage.status).first())["status"] == "muted"
 
 

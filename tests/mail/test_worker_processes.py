@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from models.actors import OPERATOR
 from models.stage_moves import advance_order
 from models.tables import CustomerMessage
 from tests import factories
@@ -69,7 +70,9 @@ async def _queue_moves(count: int) -> None:
     s = await shop()
     for _ in range(count):
         order = await factories.order(s.ws, s.customer)
-        await advance_order(workspace_id=s.ws.id, order_id=order.id, to_stage="in_production")
+        await advance_order(
+            actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+        )
 
 
 async def _all_sent(count: int, seconds: float = 30.0) -> None:

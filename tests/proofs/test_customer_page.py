@@ -7,6 +7,7 @@ import datetime as dt
 import httpx
 
 from models import clock
+from models.actors import OPERATOR
 from models.stage_moves import advance_order
 from models.tables import Artwork, ArtworkProof, WebhookEvent
 from tests.proofs.files import png
@@ -119,7 +120,9 @@ async def test_stale_links_say_why_and_change_nothing(staff, customer):
     await ArtworkProof.update(
         {ArtworkProof.token_expires_at: clock.now() + dt.timedelta(days=1)}
     ).where(ArtworkProof.version == 2)
-    await advance_order(workspace_id=s.ws.id, order_id=s.order.id, to_stage="print_queue")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=s.order.id, to_stage="print_queue"
+    )
     closed = await customer.post(
         f"{second}/changes", data={"_csrf": form_token(second_page), "comment": "too late?"}
     )

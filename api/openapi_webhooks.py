@@ -1,6 +1,6 @@
 """The OpenAPI document's `webhooks` section and the events feed's `data`, both built from the
 webhook body Structs (api/schemas/events.py), with example bodies made by the code that
-writes the real ones (models/outbox.py)."""
+writes the real ones (models/webhooks/events.py)."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ from litestar.openapi.spec.enums import OpenAPIType
 from litestar.typing import FieldDefinition
 
 from api.schemas.events import WEBHOOK_BODIES
-from models.webhooks.signing import USER_AGENT
-from models import outbox
+from models.webhooks import events as outbox
+from models.webhooks.signing import REPLAY_WINDOW_SECONDS, USER_AGENT
 
 REF = "#/components/schemas/{}"
 OCCURRED = dt.datetime(2026, 5, 4, 9, 12, 44, tzinfo=dt.UTC)
@@ -109,11 +109,11 @@ WEBHOOK_BODIES_DOC = {
 }
 
 
-def _header(name: str, description: str, **schema: Any) -> Parameter:
+def _header(name: str, description: str, *, required: bool = True, **schema: Any) -> Parameter:
     return Parameter(
         name=name,
         param_in=ParamType.HEADER,
-        required=True,
+        required=required,
         description=description,
         schema=Schema(type=OpenAPIType.STRING, **schema),
     )
@@ -123,9 +123,13 @@ def _operation(name: str, ref: Reference) -> Operation:
     return Operation(
         tags=["Webhooks"],
         summary=SENT_WHEN[name].split(" (")[0].rstrip("."),
-        description="Verify `X-SVC-Signature` over the raw body before parsing it; de-duplicate on "
-        "`event_id` (delivery is at least once, in no guaranteed order). The same event is "
-        "readable later with `GET /api/v1/events/{event_id}`.",
+        description="Verify `webhook-signature` (Standard Webhooks: it covers the delivery id, "
+        "the timestamp and the raw body) or `X-SVC-Signature` (the raw body) before parsing "
+        f"it, and refuse a `webhook-timestamp` more than {REPLAY_WINDOW_SECONDS // 60} minutes "
+        "old; de-duplicate on `event_id` (delivery is at least once, in no guaranteed order). "
+        "The same event is readable later with `GET /api/v1/events/{event_id}`. An owner can "
+        "also send a `webhook.test` event (`event`, `event_id`, `occurred_at`, "
+        "`subscription_id`) to one subscription, whatever its event list.",
         operation_id="webhook_" + name.replace(".", "_"),
         parameters=[
             _header("X-SVC-Event", "The event name", const=name),
@@ -147,6 +151,31 @@ def _operation(name: str, ref: Reference) -> Operation:
                 pattern="^[1-9][0-9]*$",
             ),
             _header("User-Agent", "Always this value", const=USER_AGENT),
+            _header(
+                "webhook-id",
+                "Standard Webhooks: the delivery id (as `X-SVC-Delivery`)",
+                pattern="^[0-9]+$",
+            ),
+            _header(
+                "webhook-timestamp",
+                "Standard Webhooks: Unix seconds when this attempt was made",
+                pattern="^[0-9]+$",
+            ),
+            _header(
+                "webhook-signature",
+                "Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of "
+                "`{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64 decoding "
+                "of the secret after `whsec_`; during a secret rotation's overlap two entries, "
+                "space-separated, the new secret's first",
+                pattern="^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)?$",
+            ),
+            _header(
+                "X-SVC-Signature-Previous",
+                "Only during a secret rotation's overlap: as `X-SVC-Signature`, keyed with the "
+                "previous secret",
+                required=False,
+                pattern="^sha256=[0-9a-f]{64}$",
+            ),
         ],
         request_body=RequestBody(
             required=True,

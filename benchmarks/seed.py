@@ -355,7 +355,7 @@ class Generator:
     def events(self) -> Iterator[dict[str, list[tuple[Any, ...]]]]:
         """Webhook events of random orders over the same three years, ids growing with
         `created_at` (as they are recorded), bodies written by the outbox's own code."""
-        from models import outbox
+        from models.webhooks import events as outbox
 
         rng = self.rng
         total = self.scale.events

@@ -1,4 +1,5 @@
-"""`pressline webhook ...`: subscriptions, and inspecting and replaying their deliveries."""
+"""`pressline webhook ...`: subscriptions, secret rotation, the test event, and inspecting and
+replaying deliveries."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 import click
 
 from cli.output import TIMESTAMP, Result, command, moment
-from models import subscriptions
+from models.webhooks import deliveries as delivery_reads
+from models.webhooks import subscriptions
 
 BODY_SHOWN = 2000  # characters of a response body printed for people; --json has all of it
 
@@ -67,7 +69,8 @@ async def enable(subscription_id: int, requeue_since: dt.datetime | None) -> Res
     sub = await subscriptions.enable(subscription_id, requeue_since)
     human = f"webhook subscription {sub['id']} enabled"
     if requeue_since is not None:
-        human += f"; {sub['requeued']} failed or skipped deliveries queued again"
+        n = sub["requeued"]
+        human += f"; {n} failed or skipped {'delivery' if n == 1 else 'deliveries'} queued again"
     return Result(human, sub)
 
 
@@ -80,7 +83,7 @@ async def disable(subscription_id: int) -> Result:
     return Result(f"webhook subscription {sub['id']} disabled", sub)
 
 
-def _delivery_line(d: subscriptions.Delivery) -> str:
+def _delivery_line(d: delivery_reads.Delivery) -> str:
     line = f"{d.id}  {d.event}  {d.status}  attempts={d.attempts}"
     if d.order_number:
         line += f"  order={d.order_number}"
@@ -103,12 +106,12 @@ def _delivery_line(d: subscriptions.Delivery) -> str:
 async def deliveries(subscription_id: int, limit: int) -> Result:
     """A subscription's latest deliveries, newest first, with their event's order number.
     ID: subscription id."""
-    rows = await subscriptions.deliveries(subscription_id, limit)
+    rows = await delivery_reads.for_subscription(subscription_id, limit)
     human = "\n".join(_delivery_line(d) for d in rows) or "no deliveries"
     return Result(human, {"deliveries": rows})
 
 
-def _attempt_lines(a: subscriptions.Attempt) -> list[str]:
+def _attempt_lines(a: delivery_reads.Attempt) -> list[str]:
     answer = f"network error: {a.error}" if a.status_code is None else f"HTTP {a.status_code}"
     size = f"{a.response_length} bytes" + (" (truncated when kept)" if a.response_truncated else "")
     lines = [
@@ -131,7 +134,7 @@ def _attempt_lines(a: subscriptions.Attempt) -> list[str]:
 async def attempts(delivery_id: int) -> Result:
     """Every attempt of one delivery, numbered 1, 2, 3… in time order across redeliveries,
     with each response's status and body. DELIVERY: delivery id."""
-    rows = await subscriptions.attempts(delivery_id)
+    rows = await delivery_reads.attempts(delivery_id)
     human = "\n".join(line for a in rows for line in _attempt_lines(a)) or "no attempts yet"
     return Result(human, {"attempts": rows})
 
@@ -139,9 +142,41 @@ async def attempts(delivery_id: int) -> Result:
 @command(webhook, "redeliver")
 @click.argument("delivery_id", metavar="DELIVERY", type=int)
 async def redeliver(delivery_id: int) -> Result:
-    """Queue one delivery again, for a fresh round of attempts. DELIVERY: delivery id."""
-    d = await subscriptions.redeliver(delivery_id)
-    human = f"webhook delivery {d.id} queued again"
-    if not d.subscription_active:
-        human += f" (subscription {d.subscription} is inactive: enable it to send)"
-    return Result(human, d)
+    """Queue one delivery again, for a fresh round of attempts (refused while its subscription
+    is inactive: enable it first). DELIVERY: delivery id."""
+    d = await delivery_reads.redeliver(delivery_id)
+    return Result(f"webhook delivery {d.id} queued again", d)
+
+
+@command(webhook, "rotate-secret")
+@click.argument("subscription_id", metavar="ID", type=int)
+@click.option(
+    "--overlap-hours",
+    type=click.IntRange(0, subscriptions.MAX_OVERLAP_HOURS),
+    default=subscriptions.DEFAULT_OVERLAP_HOURS,
+    show_default=True,
+    help="Hours the old secret still signs beside the new one (0-168), then it is erased.",
+)
+async def rotate_secret(subscription_id: int, overlap_hours: int) -> Result:
+    """Give a subscription a new signing secret; prints it once (hand it to the receiver).
+    ID: subscription id."""
+    sub, secret = await subscriptions.rotate_secret(subscription_id, overlap_hours)
+    until = sub["previous_secret_until"]
+    human = f"webhook subscription {sub['id']}: new secret: {secret}\n" + (
+        f"the old secret also signs until {moment(until)}, then it is erased"
+        if until
+        else "the old secret no longer signs"
+    )
+    return Result(human, {**sub, "secret": secret})
+
+
+@command(webhook, "test")
+@click.argument("subscription_id", metavar="ID", type=int)
+async def send_test(subscription_id: int) -> Result:
+    """Send a `webhook.test` event to one subscription, whatever its event filter; it is
+    recorded as a delivery and does not change the failure count. ID: subscription id."""
+    d = await subscriptions.send_test(subscription_id)
+    return Result(
+        f"test event queued as webhook delivery {d.id} (see: pressline webhook attempts {d.id})",
+        d,
+    )

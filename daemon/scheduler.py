@@ -15,6 +15,7 @@ from daemon.listen import Listener
 from daemon.mail import MailSender
 from daemon.mail import register as register_mail
 from models import admin_sessions, clock, db, idempotency, login_throttle, logs, retention
+from models.webhooks import subscriptions
 
 log = logging.getLogger("daemon")
 
@@ -109,7 +110,8 @@ class Daemon:
 
     async def housekeeping(self) -> None:
         """Delete what has outlived its use: expired Idempotency-Key rows, admin sessions and
-        failed logins, and the outbox's history past WEBHOOK_RETENTION_DAYS
+        failed logins, rotated-out signing secrets past their overlap, and the outbox's
+        history past WEBHOOK_RETENTION_DAYS
         (models/retention.py; `pending` is never touched). A failure is logged and retried at
         the next run; delivery goes on meanwhile."""
         now = self.now()
@@ -118,6 +120,7 @@ class Daemon:
             sessions = await admin_sessions.delete_expired(now)
             failed_logins = await login_throttle.delete_expired(now)
             pruned = await retention.prune(self.config.retention_days, now)
+            secrets = await subscriptions.erase_expired_secrets(now)
         except Exception:
             log.exception("housekeeping failed; retrying in an hour")
             return
@@ -129,6 +132,7 @@ class Daemon:
                 failed_logins=failed_logins,
                 deliveries=pruned.deliveries,
                 events=pruned.events,
+                previous_secrets_erased=secrets,
             ),
         )
 

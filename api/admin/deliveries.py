@@ -11,17 +11,18 @@ from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
+from api.admin import flash
 from api.admin.forms import whole_number
-from api.admin.pages import page, see_other
+from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
-from models import subscriptions
+from models import clock
 from models.errors import ConflictError
-from models.outbox import EVENT_NAMES
-from models.queries import admin as queries
-from models.tables import WebhookDelivery, WebhookSubscription
-from models.webhooks import signing
+from models.webhooks import deliveries, signing, subscriptions
+from models.webhooks.names import DELIVERY_STATUSES, EVENT_NAMES, EventName
 
 DeliveryId = Annotated[int, PathParameter(description="Webhook delivery id")]
+# `?failed=24h`: deliveries with a failed attempt in the last 24 hours (the overview's figure).
+FAILED_WITHIN = {"24h": deliveries.RECENT_FAILURES}
 
 
 def pretty(body: str) -> str:
@@ -39,61 +40,66 @@ class DeliveryController(Controller):
     async def list_deliveries(self, request: Request[Any, Any, Any]) -> Template:
         workspace_id = request.user.workspace_id
         query = request.query_params
-        status = query.get("status") if query.get("status") in queries.DELIVERY_STATUSES else None
-        event = query.get("event") if query.get("event") in EVENT_NAMES else None
+        status = query.get("status") if query.get("status") in DELIVERY_STATUSES else None
+        names = (*EVENT_NAMES, EventName.WEBHOOK_TEST)
+        event = query.get("event") if query.get("event") in names else None
+        failed = query.get("failed") if query.get("failed") in FAILED_WITHIN else None
         page_number = max(1, min(whole_number(query.get("page", "1")) or 1, 100_000))
         subscription = None
-        subscription_id = whole_number(query.get("subscription", ""))
         if query.get("subscription"):
-            if subscription_id is None:
-                await queries.ensure_in_workspace(WebhookSubscription, 0, workspace_id)
-            subscription = await queries.subscription(workspace_id, subscription_id or 0)
-        rows, more = await queries.deliveries(
+            subscription_id = whole_number(query.get("subscription", "")) or 0
+            subscription = await subscriptions.get(subscription_id, workspace_id)
+        rows, more = await deliveries.page(
             workspace_id, subscription_id=subscription["id"] if subscription else None,
-            status=status,
-            event=event, page=page_number,
+            status=status, event=event, page_number=page_number,
+            failed_since=clock.now() - FAILED_WITHIN[failed] if failed else None,
         )  # fmt: skip
         filters = {
             "subscription": subscription["id"] if subscription else "",
             "status": status or "",
             "event": event or "",
+            "failed": failed or "",
         }
         template = "_deliveries.html" if "HX-Request" in request.headers else "deliveries.html"
         return page(
             request, template, here="deliveries", title="Deliveries", deliveries=rows,
             more=more, page_number=page_number, subscription=subscription, filters=filters,
-            statuses=queries.DELIVERY_STATUSES, event_names=EVENT_NAMES,
+            statuses=DELIVERY_STATUSES, event_names=names,
         )  # fmt: skip
 
     @get("/{delivery_id:int}")
     async def show_delivery(
         self, request: Request[Any, Any, Any], delivery_id: DeliveryId
     ) -> Template:
-        row = await queries.delivery(request.user.workspace_id, delivery_id)
-        body = row["body"].encode("utf-8")
+        found = await deliveries.detail(delivery_id, request.user.workspace_id)
+        d = found.delivery
+        # What the next attempt carries, signed now (webhook-timestamp is each attempt's own).
         sent = signing.headers(
-            event=row["event"], secret=row["secret"], body=body, delivery_id=row["id"],
-            attempt=max(1, row["attempts"]), timestamp=int(time.time()),
+            event=d.event, secret=found.secret, body=found.body.encode("utf-8"),
+            delivery_id=d.id, attempt=max(1, d.attempts), timestamp=int(time.time()),
+            previous_secret=found.previous_secret,
         )  # fmt: skip
         attempts = [
             {**msgspec.structs.asdict(attempt), "headers": list(attempt.response_headers.items())}
-            for attempt in row["attempt_rows"]
+            for attempt in found.attempts
         ]
+        shown = await flash.take(request)
         return page(
             request, "delivery.html", here="deliveries", title=f"Delivery {delivery_id}",
-            d=row, body=pretty(row["body"]), sent=sent, attempts=attempts,
-            notice="The delivery was queued again." if request.query_params.get("done") else None,
+            d=d, body=pretty(found.body), sent=sent, attempts=attempts,
+            notice=shown.notice or None,
         )  # fmt: skip
 
     @post("/{delivery_id:int}/redeliver", guards=[owner_only], status_code=303)
     async def redeliver(
         self, request: Request[Any, Any, Any], delivery_id: DeliveryId
     ) -> Redirect | Template:
-        await queries.ensure_in_workspace(WebhookDelivery, delivery_id, request.user.workspace_id)
         try:
-            await subscriptions.redeliver(delivery_id)
-        except ConflictError as busy:
+            await deliveries.redeliver(delivery_id, request.user.workspace_id)
+        except ConflictError as refused:
             return page(
-                request, "error.html", status_code=409, title="Being sent", message=busy.message
+                request, "error.html", status_code=409, title="Not queued", message=refused.message
             )
-        return see_other(f"{PREFIX}/deliveries/{delivery_id}?done=redelivered")
+        return await flash.redirect(
+            request, f"{PREFIX}/deliveries/{delivery_id}", "The delivery was queued again."
+        )

@@ -1,31 +1,78 @@
-"""Webhooks: owners create, edit, disable and re-enable subscriptions; staff read them."""
+"""Webhooks: owners create, edit, disable, re-enable, test and rotate subscriptions; staff read.
+
+Every POST that succeeds answers 303 (POST-redirect-GET) with a one-time notice
+(api/admin/flash.py); a new signing secret is shown once, on the page the 303 leads to.
+Disabling, rotating and sending a test event each have a confirmation step (a GET page with
+the form that POSTs)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
+from api.admin import flash
 from api.admin.forms import form, many, text, whole_number
 from api.admin.pages import page, see_other, zone
 from api.admin.security import PREFIX, owner_only
-from models import clock, subscriptions
-from models.errors import InvalidFields, NotFoundError
-from models.outbox import EVENT_NAMES
+from models import clock, statements
+from models.errors import ConflictError, InvalidFields, NotFoundError
 from models.queries import admin as queries
-from models.tables import Customer, WebhookSubscription
-from models.urls import masked_url
+from models.tables import Customer
+from models.webhooks import subscriptions
+from models.webhooks.names import EVENT_NAMES
 
 SubscriptionId = Annotated[int, PathParameter(description="Webhook subscription id")]
-NOTICES = {
-    "edited": "The subscription was saved.",
-    "disabled": "The subscription was disabled: new events are recorded as skipped.",
-    "enabled": "The subscription was re-enabled.",
-}
 UNKNOWN_CUSTOMER = "Choose one of the workspace's customers, or all customers."
+_SPACED_OFFSET = re.compile(r"\s+([+-]\d\d(?::?\d\d)?|Z)$")
+SINCE_EXAMPLE = "Give a date and time, e.g. 2026-11-22 09:00 (the workspace's time zone) or "
+SINCE_EXAMPLE += "2026-11-22 09:00 +01:00."
+CONFIRMATIONS = {
+    "disable": (
+        "Disable this subscription?",
+        "Nothing more is sent to it. New events are recorded as skipped, so they can be sent "
+        "later, when it is re-enabled.",
+        "Disable subscription",
+    ),
+    "test": (
+        "Send a test event?",
+        "A webhook.test event is sent to this URL now, whatever the subscription's event list. "
+        "It is recorded as a delivery; its result does not change the failure count.",
+        "Send test event",
+    ),
+    "rotate": (
+        "Rotate the signing secret?",
+        "A new secret is made and shown once. During the overlap both secrets sign each "
+        "delivery (webhook-signature lists both; X-SVC-Signature-Previous carries the old one), "
+        "so the receiver can switch without refusing anything; then the old one is erased.",
+        "Rotate secret",
+    ),
+}
+
+
+def requeued_notice(count: int) -> str:
+    if count == 1:
+        return " 1 failed or skipped delivery was queued again."
+    return f" {count} failed or skipped deliveries were queued again."
+
+
+def parse_since(typed: str, timezone: str) -> dt.datetime:
+    """A moment typed with or without an offset; without one, in the workspace's time zone."""
+    value = _SPACED_OFFSET.sub(r"\1", typed.strip())
+    try:
+        since = dt.datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise InvalidFields({"since": [SINCE_EXAMPLE]}) from exc
+    return since if since.tzinfo is not None else since.replace(tzinfo=zone(timezone))
+
+
+def shown_since(moment: dt.datetime) -> str:
+    """How the form shows a moment: local date and time with the offset (`parse_since` reads it)."""
+    return moment.isoformat(sep=" ", timespec="minutes")
 
 
 async def _subscription_form(request: Request[Any, Any, Any]) -> tuple[dict[str, Any], dict]:
@@ -51,14 +98,6 @@ async def _subscription_form(request: Request[Any, Any, Any]) -> tuple[dict[str,
     }
 
 
-def _notice(query: Any) -> str | None:
-    notice = NOTICES.get(query.get("done", ""))
-    requeued = query.get("requeued", "")
-    if notice and requeued.isdigit() and int(requeued):
-        notice += f" {int(requeued)} failed or skipped deliveries were queued again."
-    return notice
-
-
 def _merge(errors: dict[str, list[str]], invalid: InvalidFields) -> dict[str, list[str]]:
     return {**invalid.errors, **errors}
 
@@ -73,21 +112,23 @@ class WebhookController(Controller):
         status_code: int = 200,
         errors: dict[str, list[str]] | None = None,
         typed: dict[str, Any] | None = None,
+        notice: str | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
         return page(
             request, "webhooks.html", status_code=status_code, here="webhooks", title="Webhooks",
-            subscriptions=await queries.subscriptions(workspace_id),
+            subscriptions=await subscriptions.list_for_workspace(workspace_id),
             customers=await queries.customers(workspace_id), event_names=EVENT_NAMES,
             errors=errors or {}, typed=typed or {"url": "", "events": ["*"], "customer": ""},
+            notice=notice,
         )  # fmt: skip
 
     @get("/")
     async def list_subscriptions(self, request: Request[Any, Any, Any]) -> Template:
-        return await self._list(request)
+        return await self._list(request, notice=(await flash.take(request)).notice or None)
 
-    @post("/", guards=[owner_only], status_code=200)
-    async def create_subscription(self, request: Request[Any, Any, Any]) -> Template:
+    @post("/", guards=[owner_only], status_code=303)
+    async def create_subscription(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         typed, wanted = await _subscription_form(request)
         errors = wanted["errors"]
         try:
@@ -101,9 +142,25 @@ class WebhookController(Controller):
             return await self._list(
                 request, status_code=422, errors=_merge(errors, invalid), typed=typed
             )
+        return await flash.redirect(
+            request, f"{PREFIX}/webhooks/{row['id']}/secret", "The subscription was created.",
+            secret=secret, created=True,
+        )  # fmt: skip
+
+    @get("/{subscription_id:int}/secret")
+    async def show_new_secret(
+        self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
+    ) -> Template | Redirect:
+        """The secret the last POST made, once; a reload finds it gone."""
+        sub = await subscriptions.get(subscription_id, request.user.workspace_id)
+        shown = await flash.take(request)
+        if shown.secret is None:
+            return see_other(f"{PREFIX}/webhooks/{subscription_id}")
         return page(
-            request, "webhook_secret.html", here="webhooks", title="Subscription created",
-            secret=True, signing_secret=secret, subscription_id=row["id"], created=True,
+            request, "webhook_secret.html", here="webhooks", secret=True,
+            title="Subscription created" if shown.details.get("created") else "New signing secret",
+            notice=shown.notice, signing_secret=shown.secret, s=sub,
+            created=bool(shown.details.get("created")),
         )  # fmt: skip
 
     async def _detail(
@@ -114,38 +171,42 @@ class WebhookController(Controller):
         status_code: int = 200,
         errors: dict[str, list[str]] | None = None,
         typed: dict[str, Any] | None = None,
+        notice: str | None = None,
+        since_typed: str | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
-        row = await queries.subscription(workspace_id, subscription_id)
-        events = row["events"].split(",")
-        since = row["deactivated_at"] or clock.now()
-        if isinstance(since, str):
-            since = dt.datetime.fromisoformat(since).replace(tzinfo=dt.UTC)
-        local = (since - dt.timedelta(days=1)).astimezone(zone(request.user.timezone))
+        row = await subscriptions.get(subscription_id, workspace_id)
+        [listed] = [
+            s for s in await subscriptions.list_for_workspace(workspace_id) if s["id"] == row["id"]
+        ]
+        here = zone(request.user.timezone)
+        since = statements.when(row["deactivated_at"]) if row["deactivated_at"] else clock.now()
+        local = (since - dt.timedelta(days=1)).astimezone(here)
         return page(
             request, "webhook.html", status_code=status_code, here="webhooks",
-            title="Webhook subscription", s=row, customers=await queries.customers(workspace_id),
+            title="Webhook subscription", s=listed, customers=await queries.customers(workspace_id),
             event_names=EVENT_NAMES, errors=errors or {},
             typed=typed or {
-                "url": masked_url(row["url"]), "events": events,
+                "url": row["url"], "events": row["events"].split(","),
                 "customer": str(row["customer"] or ""),
             },
-            notice=_notice(request.query_params), since_default=f"{local:%Y-%m-%dT%H:%M:%S}",
+            notice=notice, since_default=since_typed or shown_since(local),
+            timezone=request.user.timezone,
         )  # fmt: skip
 
     @get("/{subscription_id:int}")
     async def show_subscription(
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
     ) -> Template:
-        return await self._detail(request, subscription_id)
+        notice = (await flash.take(request)).notice or None
+        return await self._detail(request, subscription_id, notice=notice)
 
     @post("/{subscription_id:int}", guards=[owner_only], status_code=303)
     async def edit_subscription(
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
     ) -> Template | Redirect:
-        await queries.ensure_in_workspace(
-            WebhookSubscription, subscription_id, request.user.workspace_id
-        )
+        workspace_id = request.user.workspace_id
+        await subscriptions.get(subscription_id, workspace_id)
         typed, wanted = await _subscription_form(request)
         errors = wanted["errors"]
         try:
@@ -153,57 +214,129 @@ class WebhookController(Controller):
                 subscriptions.check_url(wanted["url"])
                 raise InvalidFields(errors)
             await subscriptions.edit(
-                subscription_id,
-                url=wanted["url"],
-                events=wanted["events"],
-                customer_id=wanted["customer_id"],
-            )
+                subscription_id, url=wanted["url"], events=wanted["events"],
+                customer_id=wanted["customer_id"], workspace_id=workspace_id,
+            )  # fmt: skip
         except InvalidFields as invalid:
             return await self._detail(
                 request, subscription_id, status_code=422, errors=_merge(errors, invalid),
                 typed=typed,
             )  # fmt: skip
-        return see_other(f"{PREFIX}/webhooks/{subscription_id}?done=edited")
+        return await flash.redirect(
+            request, f"{PREFIX}/webhooks/{subscription_id}", "The subscription was saved."
+        )
+
+    async def _confirm(
+        self, request: Request[Any, Any, Any], subscription_id: int, action: str
+    ) -> Template:
+        """The confirmation step of disable, test and secret rotation."""
+        sub = await subscriptions.get(subscription_id, request.user.workspace_id)
+        title, explanation, button = CONFIRMATIONS[action]
+        return page(
+            request, "webhook_confirm.html", here="webhooks", title=title, s=sub,
+            action=action, explanation=explanation, button=button,
+            default_overlap=subscriptions.DEFAULT_OVERLAP_HOURS,
+            max_overlap=subscriptions.MAX_OVERLAP_HOURS, errors={},
+        )  # fmt: skip
+
+    @get("/{subscription_id:int}/disable")
+    async def confirm_disable(
+        self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
+    ) -> Template:
+        return await self._confirm(request, subscription_id, "disable")
+
+    @get("/{subscription_id:int}/test")
+    async def confirm_test(
+        self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
+    ) -> Template:
+        return await self._confirm(request, subscription_id, "test")
+
+    @get("/{subscription_id:int}/rotate")
+    async def confirm_rotate(
+        self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
+    ) -> Template:
+        return await self._confirm(request, subscription_id, "rotate")
 
     @post("/{subscription_id:int}/disable", guards=[owner_only], status_code=303)
     async def disable_subscription(
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
     ) -> Redirect:
-        await queries.ensure_in_workspace(
-            WebhookSubscription, subscription_id, request.user.workspace_id
-        )
-        await subscriptions.disable(subscription_id)
-        return see_other(f"{PREFIX}/webhooks/{subscription_id}?done=disabled")
+        await subscriptions.disable(subscription_id, workspace_id=request.user.workspace_id)
+        return await flash.redirect(
+            request, f"{PREFIX}/webhooks/{subscription_id}",
+            "The subscription was disabled: new events are recorded as skipped.",
+        )  # fmt: skip
 
     @post("/{subscription_id:int}/enable", guards=[owner_only], status_code=303)
     async def enable_subscription(
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
     ) -> Template | Redirect:
         user = request.user
-        await queries.ensure_in_workspace(WebhookSubscription, subscription_id, user.workspace_id)
+        await subscriptions.get(subscription_id, user.workspace_id)
         fields = await form(request)
         since = None
         if text(fields, "requeue") and text(fields, "since"):
             try:
-                since = dt.datetime.fromisoformat(text(fields, "since"))
-            except ValueError:
+                since = parse_since(text(fields, "since"), user.timezone)
+            except InvalidFields as invalid:
                 return await self._detail(
-                    request, subscription_id, status_code=422,
-                    errors={"since": ["Give a date and time, e.g. 2026-11-22 09:00."]},
+                    request, subscription_id, status_code=422, errors=invalid.errors,
+                    since_typed=text(fields, "since"),
                 )  # fmt: skip
-            if since.tzinfo is None:  # typed in the workspace's time zone
-                since = since.replace(tzinfo=zone(user.timezone))
-        result = await subscriptions.enable(subscription_id, requeue_since=since)
-        requeued = result.get("requeued", 0) if isinstance(result, dict) else 0
-        return see_other(f"{PREFIX}/webhooks/{subscription_id}?done=enabled&requeued={requeued}")
+        result = await subscriptions.enable(
+            subscription_id, requeue_since=since, workspace_id=user.workspace_id
+        )
+        notice = "The subscription was re-enabled."
+        if since is not None:
+            notice += requeued_notice(result["requeued"])
+        return await flash.redirect(request, f"{PREFIX}/webhooks/{subscription_id}", notice)
 
-    @post("/{subscription_id:int}/secret", guards=[owner_only], status_code=200)
-    async def reveal_secret(
+    @post("/{subscription_id:int}/test", guards=[owner_only], status_code=303)
+    async def send_test(
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
-    ) -> Template:
-        secret = await queries.secret(request.user.workspace_id, subscription_id)
-        template = "_secret.html" if "HX-Request" in request.headers else "webhook_secret.html"
-        return page(
-            request, template, here="webhooks", title="Signing secret", secret=True,
-            signing_secret=secret, subscription_id=subscription_id, created=False,
+    ) -> Template | Redirect:
+        try:
+            sent = await subscriptions.send_test(subscription_id, request.user.workspace_id)
+        except ConflictError as refused:
+            return page(
+                request, "error.html", status_code=409, title="Not sent", message=refused.message
+            )
+        return await flash.redirect(
+            request, f"{PREFIX}/deliveries/{sent.id}",
+            "A test event was queued; its attempt shows here once it is made.",
+        )  # fmt: skip
+
+    @post("/{subscription_id:int}/secret", guards=[owner_only], status_code=303)
+    async def rotate_secret(
+        self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
+    ) -> Template | Redirect:
+        workspace_id = request.user.workspace_id
+        sub = await subscriptions.get(subscription_id, workspace_id)
+        fields = await form(request)
+        hours = whole_number(
+            text(fields, "overlap_hours") or str(subscriptions.DEFAULT_OVERLAP_HOURS)
+        )
+        try:
+            if hours is None:
+                raise InvalidFields(
+                    {"overlap_hours": ["Give a whole number of hours from 0 to 168."]}
+                )
+            row, secret = await subscriptions.rotate_secret(subscription_id, hours, workspace_id)
+        except InvalidFields as invalid:
+            title, explanation, button = CONFIRMATIONS["rotate"]
+            return page(
+                request, "webhook_confirm.html", status_code=422, here="webhooks", title=title,
+                s=sub, action="rotate", explanation=explanation, button=button,
+                default_overlap=text(fields, "overlap_hours"),
+                max_overlap=subscriptions.MAX_OVERLAP_HOURS, errors=invalid.errors,
+            )  # fmt: skip
+        until = row["previous_secret_until"]
+        notice = "The signing secret was rotated." + (
+            " The old secret also signs until the time shown below, then it is erased."
+            if until
+            else " The old secret no longer signs."
+        )
+        return await flash.redirect(
+            request, f"{PREFIX}/webhooks/{subscription_id}/secret", notice, secret=secret,
+            created=False,
         )  # fmt: skip

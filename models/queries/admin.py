@@ -7,25 +7,20 @@ import datetime as dt
 from typing import Any
 
 from piccolo.columns import Column
-from piccolo.query.functions.aggregate import Max
 from piccolo.table import Table
 
 from models import clock, plans, statements
-from models import subscriptions as webhook_subscriptions
 from models.errors import NotFoundError
 from models.queries.filters import MAX_ID
 from models.tables import (
     ApiToken,
     Customer,
     Order,
-    WebhookDelivery,
-    WebhookSubscription,
     Workspace,
 )
 from models.webhooks.stats import outbox_stats
 
 PAGE_SIZE = 50
-DELIVERY_STATUSES = ("pending", "succeeded", "failed", "skipped")
 CLOSED_STAGES = ("dispatched", "cancelled")
 RECENT_FAILURES = dt.timedelta(hours=24)
 
@@ -125,133 +120,3 @@ async def customers(workspace_id: int) -> list[dict[str, Any]]:
         .order_by(Customer.name)
         .order_by(Customer.id)
     )
-
-
-# --- webhooks --------------------------------------------------------------------------------
-
-
-async def subscriptions(workspace_id: int) -> list[dict[str, Any]]:
-    rows = (
-        await WebhookSubscription.select(
-            WebhookSubscription.id,
-            WebhookSubscription.url,
-            WebhookSubscription.events,
-            WebhookSubscription.customer,
-            WebhookSubscription.customer.name.as_alias("customer_name"),
-            WebhookSubscription.is_active,
-            WebhookSubscription.consecutive_failures,
-            WebhookSubscription.deactivated_at,
-            WebhookSubscription.deactivated_reason,
-            WebhookSubscription.created_at,
-        )
-        .where(WebhookSubscription.workspace == workspace_id)
-        .order_by(WebhookSubscription.id)
-    )
-    last = (
-        await WebhookDelivery.select(
-            WebhookDelivery.subscription, Max(WebhookDelivery.created_at, alias="last")
-        )
-        .where(WebhookDelivery.workspace == workspace_id)
-        .group_by(WebhookDelivery.subscription)
-    )
-    latest = {row["subscription"]: row["last"] for row in last}
-    for row in rows:
-        row["last_delivery_at"] = latest.get(row["id"])
-    return rows
-
-
-async def subscription(workspace_id: int, subscription_id: int) -> dict[str, Any]:
-    await ensure_in_workspace(WebhookSubscription, subscription_id, workspace_id)
-    rows = await subscriptions(workspace_id)
-    return next(row for row in rows if row["id"] == subscription_id)
-
-
-async def secret(workspace_id: int, subscription_id: int) -> str:
-    row = None
-    if _known(subscription_id):
-        row = (
-            await WebhookSubscription.select(WebhookSubscription.secret)
-            .where(
-                (WebhookSubscription.id == subscription_id)
-                & (WebhookSubscription.workspace == workspace_id)
-            )
-            .first()
-        )
-    if row is None:
-        raise NotFoundError(f"webhook subscription {subscription_id} not found")
-    return str(row["secret"])
-
-
-def _delivery_columns() -> tuple[Any, ...]:
-    """What the delivery list and a delivery's page both show of each delivery."""
-    return (
-        WebhookDelivery.id,
-        WebhookDelivery.subscription,
-        WebhookDelivery.subscription.url.as_alias("url"),
-        WebhookDelivery.event.name.as_alias("event"),
-        WebhookDelivery.event.event_id.as_alias("event_id"),
-        WebhookDelivery.status,
-        WebhookDelivery.attempts,
-        WebhookDelivery.next_attempt_at,
-        WebhookDelivery.created_at,
-        WebhookDelivery.completed_at,
-    )
-
-
-async def deliveries(
-    workspace_id: int,
-    *,
-    subscription_id: int | None = None,
-    status: str | None = None,
-    event: str | None = None,
-    page: int = 1,
-) -> tuple[list[dict[str, Any]], bool]:
-    """One page of deliveries, newest first, and whether another page follows."""
-    where: Any = WebhookDelivery.workspace == workspace_id
-    if subscription_id is not None:
-        where &= WebhookDelivery.subscription == subscription_id
-    if status is not None:
-        where &= WebhookDelivery.status == status
-    if event is not None:
-        where &= WebhookDelivery.event.name == event
-    # The page's ids first, from the deliveries alone; then only those rows joined to their
-    # subscription and event (joining before the OFFSET joined every skipped row too).
-    ids = (
-        await WebhookDelivery.select(WebhookDelivery.id)
-        .where(where)
-        .order_by(WebhookDelivery.id, ascending=False)
-        .limit(PAGE_SIZE + 1)
-        .offset((page - 1) * PAGE_SIZE)
-        .output(as_list=True)
-    )
-    if not ids:
-        return [], False
-    rows = (
-        await WebhookDelivery.select(
-            *_delivery_columns(),
-            WebhookDelivery.last_status_code,
-            WebhookDelivery.last_error,
-        )
-        .where(WebhookDelivery.id.is_in(ids[:PAGE_SIZE]))
-        .order_by(WebhookDelivery.id, ascending=False)
-    )
-    return rows, len(ids) > PAGE_SIZE
-
-
-async def delivery(workspace_id: int, delivery_id: int) -> dict[str, Any]:
-    """One delivery with its event's exact body, the subscription's secret and every attempt."""
-    if not _known(delivery_id):
-        raise NotFoundError(f"webhook delivery {delivery_id} not found")
-    row = (
-        await WebhookDelivery.select(
-            *_delivery_columns(),
-            WebhookDelivery.subscription.secret.as_alias("secret"),
-            WebhookDelivery.event.body.as_alias("body"),
-        )
-        .where((WebhookDelivery.id == delivery_id) & (WebhookDelivery.workspace == workspace_id))
-        .first()
-    )
-    if row is None:
-        raise NotFoundError(f"webhook delivery {delivery_id} not found")
-    row["attempt_rows"] = await webhook_subscriptions.attempts(delivery_id)
-    return row

@@ -1,4 +1,4 @@
-"""The webhook outbox: event rows with their exact body bytes, and one delivery per subscription.
+"""Recording events: event rows with their exact body bytes, and one delivery per subscription.
 
 Always called inside the transaction of the change that causes the event, so an event exists
 exactly when its change committed. The daemon is the only sender.
@@ -16,14 +16,10 @@ import msgspec
 
 from models import clock, db
 from models.tables import WebhookDelivery, WebhookEvent, WebhookSubscription
+from models.webhooks.names import EVENT_NAMES, DeliveryStatus, EventName
 
-EVENT_NAMES = (
-    "order.stage_changed",
-    "order.dispatched",
-    "invoice.issued",
-    "invoice.paid",
-    "artwork.approved",
-)
+__all__ = ["EVENT_NAMES", "record_event", "record_test_event"]
+
 NOTIFY_CHANNEL = "pressline_outbox"
 
 
@@ -135,7 +131,7 @@ async def record_event(
                 workspace=workspace_id,
                 event=event.id,
                 subscription=sub["id"],
-                status="pending" if sub["is_active"] else "skipped",
+                status=DeliveryStatus.PENDING if sub["is_active"] else DeliveryStatus.SKIPPED,
                 next_attempt_at=now,
                 created_at=now,
                 updated_at=now,
@@ -145,8 +141,43 @@ async def record_event(
         ]
         if deliveries:
             await WebhookDelivery.insert(*deliveries)
-        if db.is_postgres() and any(d.status == "pending" for d in deliveries):
-            # A wake-up only (empty payload), delivered to the daemon when this commits. Raw
-            # SQL: Piccolo has no NOTIFY, and the channel is a constant, never input.
-            await WebhookEvent.raw(f"NOTIFY {NOTIFY_CHANNEL}")
+        if any(d.status == DeliveryStatus.PENDING for d in deliveries):
+            await _wake_worker()
     return event_id
+
+
+async def _wake_worker() -> None:
+    if db.is_postgres():
+        # A wake-up only (empty payload), delivered to the daemon when this commits. Raw
+        # SQL: Piccolo has no NOTIFY, and the channel is a constant, never input.
+        await WebhookEvent.raw(f"NOTIFY {NOTIFY_CHANNEL}")
+
+
+async def record_test_event(workspace_id: int, subscription_id: int) -> tuple[str, int]:
+    """`webhook.test` for one subscription, whatever its event filter: recorded as an event
+    with one pending delivery, sent like any other; its result neither counts towards nor
+    resets the failure count (daemon/record.py). Returns the event_id and the delivery id."""
+    now = clock.now()
+    event_id = str(uuid.uuid4())
+    name = EventName.WEBHOOK_TEST
+    async with db.transaction():
+        event = WebhookEvent(
+            workspace=workspace_id,
+            event_id=event_id,
+            name=str(name),
+            body=encode_body(name, event_id, now, {"subscription_id": subscription_id}),
+            created_at=now,
+        )
+        await event.save()
+        delivery = WebhookDelivery(
+            workspace=workspace_id,
+            event=event.id,
+            subscription=subscription_id,
+            status=DeliveryStatus.PENDING,
+            next_attempt_at=now,
+            created_at=now,
+            updated_at=now,
+        )
+        await delivery.save()
+        await _wake_worker()
+    return event_id, delivery.id

@@ -1,32 +1,29 @@
-"""Webhook subscriptions and the operator's replay tools: one place for their rules."""
+"""Webhook subscriptions: their rules, reads and writes, secret rotation and the test event.
+
+Every function takes the workspace it acts in (`workspace_id`; `None` is the operator's
+command line, acting on any workspace): an id from another workspace is simply not found."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import secrets
-from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-import msgspec
+from piccolo.query.functions.aggregate import Max
 
 from models import clock, db, statements
 from models.errors import ConflictError, InvalidFields, NotFoundError
-from models.outbox import EVENT_NAMES
 from models.queries.filters import MAX_ID
-from models.tables import (
-    Customer,
-    WebhookAttempt,
-    WebhookDelivery,
-    WebhookSubscription,
-    Workspace,
-)
+from models.tables import Customer, WebhookDelivery, WebhookSubscription, Workspace
 from models.urls import MASK, masked_url, password
+from models.webhooks import deliveries, events, signing
+from models.webhooks.names import EVENT_NAMES, DeliveryStatus
 
 ALL_EVENTS = "*"
 OPERATOR_DISABLED = "disabled by an operator"
 MAX_URL_LENGTH = 2048
+DEFAULT_OVERLAP_HOURS = 24
+MAX_OVERLAP_HOURS = 168  # a week
 
 
 def normalise_events(text: str) -> str:
@@ -72,27 +69,53 @@ def check_url(url: str) -> str:
     return url
 
 
-def new_secret() -> str:
-    """The signing secret shown once to the operator, who hands it to the receiver."""
-    return "whsec_" + secrets.token_hex(32)
+new_secret = signing.new_secret
 
 
 def _row(sub: dict[str, Any]) -> dict[str, Any]:
     """A subscription as it is shown: its URL with any password masked (only the worker
-    reads the stored URL, to send)."""
+    reads the stored URL, to send), never a secret."""
     deactivated = sub["deactivated_at"]
+    until = sub["previous_secret_expires_at"]
     return {
         "id": sub["id"],
         "workspace": sub["workspace"],
         "url": masked_url(sub["url"]),
         "events": sub["events"],
         "customer": sub["customer"],
+        "customer_name": sub.get("customer_name"),
         "is_active": bool(sub["is_active"]),
         "consecutive_failures": sub["consecutive_failures"],
-        "deactivated_at": clock.iso(deactivated) if deactivated else None,
+        "deactivated_at": clock.iso(statements.when(deactivated)) if deactivated else None,
         "deactivated_reason": sub["deactivated_reason"],
-        "created_at": clock.iso(sub["created_at"]),
+        "previous_secret_until": clock.iso(statements.when(until))
+        if until and sub["previous_secret"]
+        else None,
+        "created_at": clock.iso(statements.when(sub["created_at"])),
     }
+
+
+_COLUMNS = (
+    WebhookSubscription.id,
+    WebhookSubscription.workspace,
+    WebhookSubscription.url,
+    WebhookSubscription.events,
+    WebhookSubscription.customer,
+    WebhookSubscription.customer.name.as_alias("customer_name"),
+    WebhookSubscription.is_active,
+    WebhookSubscription.consecutive_failures,
+    WebhookSubscription.deactivated_at,
+    WebhookSubscription.deactivated_reason,
+    WebhookSubscription.previous_secret,
+    WebhookSubscription.previous_secret_expires_at,
+    WebhookSubscription.created_at,
+)
+
+
+def _scope(where: Any, workspace_id: int | None) -> Any:
+    if workspace_id is None:
+        return where
+    return where & (WebhookSubscription.workspace == workspace_id)
 
 
 def _checked(url: str, events: str) -> tuple[str, str]:
@@ -135,39 +158,48 @@ async def create(
     return await get(row.id), secret
 
 
-async def get(subscription_id: int) -> dict[str, Any]:
+async def get(subscription_id: int, workspace_id: int | None = None) -> dict[str, Any]:
     rows = []
     if 0 < subscription_id <= MAX_ID:
-        rows = await WebhookSubscription.select().where(WebhookSubscription.id == subscription_id)
+        rows = await WebhookSubscription.select(*_COLUMNS).where(
+            _scope(WebhookSubscription.id == subscription_id, workspace_id)
+        )
     if not rows:
         raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
     return _row(rows[0])
 
 
 async def list_for_workspace(workspace_id: int) -> list[dict[str, Any]]:
+    """The workspace's subscriptions, oldest first, each with its latest delivery's time."""
     rows = (
-        await WebhookSubscription.select()
+        await WebhookSubscription.select(*_COLUMNS)
         .where(WebhookSubscription.workspace == workspace_id)
         .order_by(WebhookSubscription.id)
     )
-    return [_row(row) for row in rows]
+    last = (
+        await WebhookDelivery.select(
+            WebhookDelivery.subscription, Max(WebhookDelivery.created_at, alias="last")
+        )
+        .where(WebhookDelivery.workspace == workspace_id)
+        .group_by(WebhookDelivery.subscription)
+    )
+    latest = {row["subscription"]: row["last"] for row in last}
+    result = []
+    for row in rows:
+        shown = _row(row)
+        at = latest.get(row["id"])
+        shown["last_delivery_at"] = clock.iso(statements.when(at)) if at else None
+        result.append(shown)
+    return result
 
 
-def _queued_again(now: dt.datetime) -> dict[Any, Any]:
-    """A delivery sent again from its first attempt, due now (re-queue and redeliver)."""
-    return {
-        WebhookDelivery.status: "pending",
-        WebhookDelivery.attempts: 0,
-        WebhookDelivery.next_attempt_at: now,
-        WebhookDelivery.lease_expires_at: None,
-        WebhookDelivery.leased_by: None,
-        WebhookDelivery.completed_at: None,
-        WebhookDelivery.updated_at: now,
-    }
-
-
-async def enable(subscription_id: int, requeue_since: dt.datetime | None = None) -> dict[str, Any]:
+async def enable(
+    subscription_id: int,
+    requeue_since: dt.datetime | None = None,
+    workspace_id: int | None = None,
+) -> dict[str, Any]:
     """Re-activate (counter back to 0); optionally re-queue failed/skipped deliveries since then."""
+    await get(subscription_id, workspace_id)
     now = clock.now()
     async with db.transaction():
         updated = (
@@ -188,10 +220,10 @@ async def enable(subscription_id: int, requeue_since: dt.datetime | None = None)
         requeued: list[dict[str, Any]] = []
         if requeue_since is not None:
             requeued = (
-                await WebhookDelivery.update(_queued_again(now))
+                await WebhookDelivery.update(deliveries.queued_again(now))
                 .where(
                     (WebhookDelivery.subscription == subscription_id)
-                    & WebhookDelivery.status.is_in(["failed", "skipped"])
+                    & WebhookDelivery.status.is_in([DeliveryStatus.FAILED, DeliveryStatus.SKIPPED])
                     & (WebhookDelivery.created_at >= requeue_since)
                 )
                 .returning(WebhookDelivery.id)
@@ -201,8 +233,11 @@ async def enable(subscription_id: int, requeue_since: dt.datetime | None = None)
     return result
 
 
-async def disable(subscription_id: int, reason: str = OPERATOR_DISABLED) -> dict[str, Any]:
+async def disable(
+    subscription_id: int, reason: str = OPERATOR_DISABLED, workspace_id: int | None = None
+) -> dict[str, Any]:
     """Stop sending: pending deliveries wait, new events are recorded as skipped."""
+    await get(subscription_id, workspace_id)
     now = clock.now()
     updated = (
         await WebhookSubscription.update(
@@ -221,184 +256,24 @@ async def disable(subscription_id: int, reason: str = OPERATOR_DISABLED) -> dict
     return await get(subscription_id)
 
 
-class Delivery(msgspec.Struct, frozen=True):
-    """One delivery as operators see it. `next_attempt_at` is set while it is pending and
-    its subscription is active; a pending delivery of an inactive subscription is
-    `waiting_for_reenable` instead (the worker leaves it until the subscription is enabled)."""
-
-    id: int
-    subscription: int
-    subscription_active: bool
-    event: str
-    event_id: str
-    order_number: str | None
-    status: str
-    attempts: int
-    next_attempt_at: str | None
-    waiting_for_reenable: bool
-    last_status_code: int | None
-    last_error: str | None
-    created_at: str
-    completed_at: str | None
-
-
-def _delivery(row: dict[str, Any]) -> Delivery:
-    pending = row["status"] == "pending"
-    active = bool(row["subscription_active"])
-    return Delivery(
-        id=row["id"],
-        subscription=row["subscription"],
-        subscription_active=active,
-        event=row["event.name"],
-        event_id=row["event.event_id"],
-        order_number=row["order_number"],
-        status=row["status"],
-        attempts=row["attempts"],
-        next_attempt_at=statements.iso_or_none(row["next_attempt_at"])
-        if pending and active
-        else None,
-        waiting_for_reenable=pending and not active,
-        last_status_code=row["last_status_code"],
-        last_error=row["last_error"],
-        created_at=statements.iso(row["created_at"]),
-        completed_at=statements.iso_or_none(row["completed_at"]),
-    )
-
-
-_DELIVERY_COLUMNS = (
-    WebhookDelivery.id,
-    WebhookDelivery.subscription,
-    WebhookDelivery.subscription.is_active.as_alias("subscription_active"),
-    WebhookDelivery.event.name,
-    WebhookDelivery.event.event_id,
-    WebhookDelivery.event._.order._.number.as_alias("order_number"),
-    WebhookDelivery.status,
-    WebhookDelivery.attempts,
-    WebhookDelivery.next_attempt_at,
-    WebhookDelivery.last_status_code,
-    WebhookDelivery.last_error,
-    WebhookDelivery.created_at,
-    WebhookDelivery.completed_at,
-)
-
-
-async def deliveries(subscription_id: int, limit: int = 50) -> list[Delivery]:
-    """The subscription's most recent deliveries, newest first."""
-    await get(subscription_id)
-    rows = (
-        await WebhookDelivery.select(*_DELIVERY_COLUMNS)
-        .where(WebhookDelivery.subscription == subscription_id)
-        .order_by(WebhookDelivery.id, ascending=False)
-        .limit(limit)
-    )
-    return [_delivery(row) for row in rows]
-
-
-async def delivery(delivery_id: int) -> Delivery:
-    rows = []
-    if 0 < delivery_id <= MAX_ID:
-        rows = await WebhookDelivery.select(*_DELIVERY_COLUMNS).where(
-            WebhookDelivery.id == delivery_id
-        )
-    if not rows:
-        raise NotFoundError(f"Webhook delivery {delivery_id} not found.")
-    return _delivery(rows[0])
-
-
-class Attempt(msgspec.Struct, frozen=True):
-    """One HTTP attempt. `number` counts the delivery's attempts 1, 2, 3… in time order
-    across redeliveries; `sent_as` is the X-SVC-Attempt value it carried, which a redeliver
-    starts again at 1. `response_length` is the full body's size in bytes, and
-    `response_body` the (possibly cut, see `response_truncated`) text kept."""
-
-    id: int
-    number: int
-    sent_as: int
-    started_at: str
-    duration_ms: int
-    status_code: int | None
-    error: str | None
-    response_headers: dict[str, str]
-    response_body: str
-    response_truncated: bool
-    response_length: int
-    worker: str | None
-
-
-def _headers(stored: str | None) -> dict[str, str]:
-    """The recorded headers (a JSON object; older rows may hold a list of pairs) as an object."""
-    try:
-        value = json.loads(stored or "{}")
-    except ValueError:
-        return {}
-    pairs = value.items() if isinstance(value, dict) else value
-    headers: dict[str, str] = {}
-    for pair in pairs if isinstance(pairs, Iterable) else ():
-        if isinstance(pair, list | tuple) and len(pair) == 2:
-            name, text = str(pair[0]), str(pair[1])
-            headers[name] = f"{headers[name]}, {text}" if name in headers else text
-    return headers
-
-
-async def attempts(delivery_id: int) -> list[Attempt]:
-    """Every recorded attempt of one delivery, oldest first, with the response kept."""
-    await delivery(delivery_id)
-    rows = (
-        await WebhookAttempt.select()
-        .where(WebhookAttempt.delivery == delivery_id)
-        .order_by(WebhookAttempt.started_at)
-        .order_by(WebhookAttempt.id)
-    )
-    return [
-        Attempt(
-            id=row["id"],
-            number=position,
-            sent_as=row["number"],
-            started_at=statements.iso(row["started_at"]),
-            duration_ms=row["duration_ms"],
-            status_code=row["status_code"],
-            error=row["error"],
-            response_headers=_headers(row["response_headers"]),
-            response_body=row["response_body"] or "",
-            response_truncated=bool(row["response_truncated"]),
-            response_length=row["response_length"],
-            worker=row["worker"],
-        )
-        for position, row in enumerate(rows, start=1)
-    ]
-
-
-async def redeliver(delivery_id: int) -> Delivery:
-    """Queue one delivery again, whatever its state, for a fresh round of attempts."""
-    now = clock.now()
-    async with db.transaction():
-        rows = await WebhookDelivery.select(
-            WebhookDelivery.status, WebhookDelivery.lease_expires_at
-        ).where(WebhookDelivery.id == delivery_id)
-        if not rows:
-            raise NotFoundError(f"Webhook delivery {delivery_id} not found.")
-        lease = rows[0]["lease_expires_at"]
-        if rows[0]["status"] == "pending" and lease is not None and lease > now:
-            raise ConflictError(f"Webhook delivery {delivery_id} is being sent right now.")
-        await WebhookDelivery.update(_queued_again(now)).where(WebhookDelivery.id == delivery_id)
-    return await delivery(delivery_id)
-
-
 async def edit(
-    subscription_id: int, *, url: str, events: str, customer_id: int | None
+    subscription_id: int,
+    *,
+    url: str,
+    events: str,
+    customer_id: int | None,
+    workspace_id: int | None = None,
 ) -> dict[str, Any]:
     """Change a subscription's URL, events and customer scope; its secret and state stay.
     The URL as it is shown (password masked) stands for the stored one, so a form sent
     back unchanged keeps the password; with anything else changed it must be typed again."""
-    stored = []
-    if 0 < subscription_id <= MAX_ID:
-        stored = await WebhookSubscription.select(WebhookSubscription.url).where(
-            WebhookSubscription.id == subscription_id
-        )
+    current = await get(subscription_id, workspace_id)
+    stored = await WebhookSubscription.select(WebhookSubscription.url).where(
+        WebhookSubscription.id == subscription_id
+    )
     if stored and url.strip() == masked_url(stored[0]["url"]):
         url = stored[0]["url"]
     url, events = _checked(url, events)
-    current = await get(subscription_id)
     await _check_customer(current["workspace"], customer_id)
     await WebhookSubscription.update(
         {
@@ -409,3 +284,70 @@ async def edit(
         }
     ).where(WebhookSubscription.id == subscription_id)
     return await get(subscription_id)
+
+
+async def rotate_secret(
+    subscription_id: int,
+    overlap_hours: int = DEFAULT_OVERLAP_HOURS,
+    workspace_id: int | None = None,
+) -> tuple[dict[str, Any], str]:
+    """A new signing secret (returned, to be shown once). For `overlap_hours` (0-168) the old
+    one signs too (`webhook-signature` lists both, `X-SVC-Signature-Previous` carries the old),
+    so the receiver can switch without refusing anything; then it is erased. A rotation
+    during an overlap drops the secret before the current one."""
+    if not 0 <= overlap_hours <= MAX_OVERLAP_HOURS:
+        raise InvalidFields(
+            {"overlap_hours": [f"Give a whole number of hours from 0 to {MAX_OVERLAP_HOURS}."]}
+        )
+    await get(subscription_id, workspace_id)
+    now = clock.now()
+    secret = new_secret()
+    async with db.transaction():
+        [row] = await WebhookSubscription.select(WebhookSubscription.secret).where(
+            WebhookSubscription.id == subscription_id
+        )
+        keep = overlap_hours > 0
+        await WebhookSubscription.update(
+            {
+                WebhookSubscription.secret: secret,
+                WebhookSubscription.previous_secret: row["secret"] if keep else None,
+                WebhookSubscription.previous_secret_expires_at: now
+                + dt.timedelta(hours=overlap_hours)
+                if keep
+                else None,
+                WebhookSubscription.updated_at: now,
+            }
+        ).where(WebhookSubscription.id == subscription_id)
+    return await get(subscription_id), secret
+
+
+async def erase_expired_secrets(now: dt.datetime) -> int:
+    """Erase previous secrets whose overlap has ended (the worker's housekeeping; claims stop
+    signing with them as soon as the overlap ends)."""
+    erased = (
+        await WebhookSubscription.update(
+            {
+                WebhookSubscription.previous_secret: None,
+                WebhookSubscription.previous_secret_expires_at: None,
+            }
+        )
+        .where(
+            WebhookSubscription.previous_secret_expires_at.is_not_null()
+            & (WebhookSubscription.previous_secret_expires_at <= now)
+        )
+        .returning(WebhookSubscription.id)
+    )
+    return len(erased)
+
+
+async def send_test(subscription_id: int, workspace_id: int | None = None) -> deliveries.Delivery:
+    """Queue a `webhook.test` event for this subscription alone, whatever its event filter.
+    Refused while the subscription is inactive (nothing is sent to it then)."""
+    sub = await get(subscription_id, workspace_id)
+    if not sub["is_active"]:
+        raise ConflictError(
+            f"Subscription {subscription_id} is inactive ({sub['deactivated_reason']}): "
+            "re-enable it to send a test event."
+        )
+    _, delivery_id = await events.record_test_event(sub["workspace"], subscription_id)
+    return await deliveries.get(delivery_id)

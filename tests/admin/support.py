@@ -49,7 +49,7 @@ async def post_form(
 async def subscription(
     ws: Workspace, url: str = "https://hooks.example.com/in", **fields: Any
 ) -> int:
-    from models import subscriptions
+    from models.webhooks import subscriptions
 
     row, _ = await subscriptions.create(ws.id, url, fields.pop("events", "*"), **fields)
     return int(row["id"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from models import subscriptions
 from models.tables import ApiToken, User, WebhookDelivery, WebhookSubscription
+from models.webhooks import subscriptions
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import delivery, log_in, member, post_form, subscription
@@ -94,31 +94,37 @@ async def test_subscription_lifecycle(shop: Shop) -> None:
         {"url": "https://user:hunter2@hooks.example.com/in",
          "events": ["order.dispatched", "invoice.paid"], "customer": str(customer.id)},
     )  # fmt: skip
-    assert created.status_code == 200 and created.headers["cache-control"] == "no-store"
-    secret = re.search(r'id="signing-secret">(whsec_[0-9a-f]+)<', created.text).group(1)
     sub = await WebhookSubscription.select().first()
+    assert created.status_code == 303
+    assert created.headers["location"] == f"/admin/webhooks/{sub['id']}/secret"
+    shown = await shop.client.get(created.headers["location"])
+    assert shown.headers["cache-control"] == "no-store"
+    secret = re.search(r'id="signing-secret">(whsec_[A-Za-z0-9+/=]+)<', shown.text).group(1)
+    assert secret == sub["secret"]
+    again = await shop.client.get(created.headers["location"])  # a reload: the secret is gone
+    assert again.status_code == 303 and secret not in again.text
     assert sub["events"] == "invoice.paid,order.dispatched" and sub["customer"] == customer.id
     listing = await shop.client.get("/admin/webhooks")
-    assert "hunter2" not in listing.text and "hooks.example.com" in listing.text
-    revealed = await post_form(
-        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/secret"
-    )
-    assert secret in revealed.text and revealed.headers["cache-control"] == "no-store"
+    assert "hunter2" not in listing.text, listing.text[listing.text.find("hunter2") - 300 :][:400]
+    assert "hooks.example.com" in listing.text
     edited = await post_form(
         shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}",
         {"url": "https://hooks.example.com/v2", "events": "*", "customer": ""},
     )  # fmt: skip
     assert edited.status_code == 303
+    assert "was saved" in (await shop.client.get(edited.headers["location"])).text
     disabled = await post_form(
-        shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/disable"
+        shop.client, f"/admin/webhooks/{sub['id']}/disable", f"/admin/webhooks/{sub['id']}/disable"
     )
     assert disabled.status_code == 303
     skipped = await delivery(shop.ws, sub["id"], status="skipped", status_code=None)
     enabled = await post_form(
         shop.client, f"/admin/webhooks/{sub['id']}", f"/admin/webhooks/{sub['id']}/enable",
-        {"requeue": "1", "since": "2000-01-01T00:00:00"},
+        {"requeue": "1", "since": "2000-01-01 00:00+00:00"},
     )  # fmt: skip
-    assert "requeued=1" in enabled.headers["location"]
+    assert enabled.status_code == 303
+    notice = (await shop.client.get(enabled.headers["location"])).text
+    assert "1 failed or skipped delivery was queued again." in notice
     row = await subscriptions.get(sub["id"])
     assert row["url"] == "https://hooks.example.com/v2" and row["events"] == "*"
     assert row["customer"] is None and row["is_active"]
@@ -126,6 +132,54 @@ async def test_subscription_lifecycle(shop: Shop) -> None:
         WebhookDelivery.id == skipped
     )
     assert status[0]["status"] == "pending"
+
+
+async def test_rotation_and_test_event_have_a_confirmation_step(shop: Shop) -> None:
+    sub = await subscription(shop.ws)
+    old = (await WebhookSubscription.select().first())["secret"]
+    confirm = await shop.client.get(f"/admin/webhooks/{sub}/rotate")
+    assert confirm.status_code == 200 and "Rotate the signing secret?" in confirm.text
+    refused = await post_form(
+        shop.client, f"/admin/webhooks/{sub}/rotate", f"/admin/webhooks/{sub}/secret",
+        {"overlap_hours": "169"},
+    )  # fmt: skip
+    assert refused.status_code == 422 and "from 0 to 168" in refused.text
+    rotated = await post_form(
+        shop.client, f"/admin/webhooks/{sub}/rotate", f"/admin/webhooks/{sub}/secret",
+        {"overlap_hours": "24"},
+    )  # fmt: skip
+    assert rotated.status_code == 303
+    shown = await shop.client.get(rotated.headers["location"])
+    row = await WebhookSubscription.select().where(WebhookSubscription.id == sub).first()
+    assert row["secret"] in shown.text and row["previous_secret"] == old
+    assert "still signs until" in (await shop.client.get(f"/admin/webhooks/{sub}")).text
+
+    assert "Send test event" in (await shop.client.get(f"/admin/webhooks/{sub}/test")).text
+    tested = await post_form(
+        shop.client, f"/admin/webhooks/{sub}/test", f"/admin/webhooks/{sub}/test"
+    )
+    assert tested.status_code == 303
+    test_page = await shop.client.get(tested.headers["location"])
+    assert "webhook.test" in test_page.text and "A test event was queued" in test_page.text
+
+
+async def test_redeliver_on_an_inactive_subscription_is_refused_with_the_reason(
+    shop: Shop,
+) -> None:
+    sub = await subscription(shop.ws)
+    done = await delivery(shop.ws, sub)
+    await delivery(shop.ws, sub, status="succeeded", status_code=200)
+    recent = await shop.client.get("/admin/deliveries?failed=24h")  # the overview's figure
+    assert recent.text.count('id="delivery-') == 1 and f'id="delivery-{done}"' in recent.text
+    await subscriptions.disable(sub)
+    page = await shop.client.get(f"/admin/deliveries/{done}")
+    assert "Redeliver is not offered" in page.text
+    refused = await post_form(
+        shop.client, f"/admin/deliveries/{done}", f"/admin/deliveries/{done}/redeliver"
+    )
+    assert refused.status_code == 409 and "is inactive (disabled by an operator)" in refused.text
+    row = await WebhookDelivery.select().where(WebhookDelivery.id == done).first()
+    assert row["status"] == "failed"
 
 
 async def test_delivery_detail_shows_body_signature_and_attempts(shop: Shop) -> None:
@@ -159,6 +213,8 @@ async def test_deliveries_are_paged_and_filtered(shop: Shop) -> None:
     assert second.text.count('id="delivery-') == 2
     failed = await shop.client.get("/admin/deliveries?status=failed")
     assert failed.text.count('id="delivery-') == 26
+    recent = await shop.client.get("/admin/deliveries?failed=24h")  # every attempt was a 200
+    assert recent.text.count('id="delivery-') == 0
     partial = await shop.client.get(
         "/admin/deliveries?status=failed", headers={"HX-Request": "true"}
     )

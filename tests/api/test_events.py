@@ -10,9 +10,10 @@ from typing import Any
 
 import httpx
 
-from models import artwork, clock, invoices, outbox, stage_moves
+from models import artwork, clock, invoices, stage_moves
 from models.actors import OPERATOR
 from models.tables import Invoice, WebhookEvent
+from models.webhooks import events as outbox
 from tests import factories
 from tests.api.order_helpers import Shop, advance, create, order_body, shop
 

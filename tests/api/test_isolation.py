@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from models import outbox
 from models.tables import Order, StageChange, Workspace
+from models.webhooks import events as outbox
 from tests import factories
 
 # A valid body for each write route with an id, so that only the id can make it fail.

@@ -19,8 +19,9 @@ import pytest
 from openapi_spec_validator import validate
 
 from api.schemas.events import WEBHOOK_BODIES
-from models import clock, outbox
+from models import clock
 from models.tables import User, WebhookEvent
+from models.webhooks import events as outbox
 from tests import factories
 from tests.api.order_helpers import shop
 from tests.api.test_events import every_event
@@ -314,7 +315,12 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
             "X-SVC-Delivery",
             "X-SVC-Attempt",
             "User-Agent",
+            "webhook-id",
+            "webhook-timestamp",
+            "webhook-signature",
+            "X-SVC-Signature-Previous",
         }
+        assert not headers["X-SVC-Signature-Previous"]["required"]  # during a rotation only
         assert headers["X-SVC-Event"]["schema"]["const"] == name
         media = operation["requestBody"]["content"]["application/json"]
         component = media["schema"]["$ref"].rsplit("/", 1)[1]

@@ -17,9 +17,10 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from api import request_log
-from models import accounts, clock, db, logs, outbox, statements, tokens
+from models import accounts, clock, db, logs, statements, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
+from models.webhooks import events as outbox
 from tests import factories
 from tests.api.route_table import PARAM, api_routes, fill
 

@@ -14,9 +14,9 @@ import msgspec
 import pytest
 from aiohttp import web
 
-from models import subscriptions
 from models.logs import JsonFormatter
 from models.tables import WebhookAttempt
+from models.webhooks import deliveries, subscriptions
 from tests.daemon import support
 from tests.daemon.support import Receiver
 
@@ -53,9 +53,9 @@ async def test_the_receiver_gets_basic_auth_and_nothing_shown_or_logged_has_the_
         await subscriptions.list_for_workspace(ws.id),
         await subscriptions.disable(sub.id),
         await subscriptions.enable(sub.id),
-        await subscriptions.deliveries(sub.id),
-        await subscriptions.delivery(d.id),
-        await subscriptions.attempts(d.id),
+        await deliveries.for_subscription(sub.id),
+        await deliveries.get(d.id),
+        await deliveries.attempts(d.id),
     ]
     assert PASSWORD not in msgspec.json.encode(shown).decode()
     masked = _with_credentials(receiver.url()).replace(PASSWORD, "****")

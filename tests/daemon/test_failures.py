@@ -6,7 +6,8 @@ import asyncio
 
 from aiohttp import web
 
-from models import clock, subscriptions
+from models import clock
+from models.webhooks import deliveries, subscriptions
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
 
@@ -116,7 +117,7 @@ async def test_redeliver_sends_one_delivery_again(
     await dispatcher.run_once()
     assert (await support.load(d)).status == "succeeded"
 
-    await subscriptions.redeliver(d.id)
+    await deliveries.redeliver(d.id)
     fake_clock.advance(1)
     assert await dispatcher.run_once() == 1
     assert receiver.deliveries() == [d.id, d.id]

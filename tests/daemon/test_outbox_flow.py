@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from models import clock, outbox, subscriptions
+from models import clock
 from models.tables import WebhookDelivery, WebhookEvent
+from models.webhooks import events as outbox
+from models.webhooks import subscriptions
 from tests import factories
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from daemon import listen
 from daemon.scheduler import HOUSEKEEPING_EVERY, HOUSEKEEPING_JOB, Daemon
-from models import admin_sessions, login_throttle, outbox
+from models import admin_sessions, login_throttle
 from models.tables import (
     AdminSession,
     FailedLogin,
@@ -22,6 +22,7 @@ from models.tables import (
     WebhookDelivery,
     WebhookEvent,
 )
+from models.webhooks import events as outbox
 from tests import factories
 from tests.daemon import support
 from tests.daemon.conftest import config

@@ -120,16 +120,51 @@ async def test_deliveries_attempts_and_redeliver(
     assert run.code == 1 and "Webhook delivery 999999 not found" in run.err
 
 
-async def test_redeliver_refuses_a_delivery_being_sent(pressline):
+async def test_redeliver_refuses_a_delivery_being_sent_or_of_an_inactive_subscription(
+    pressline,
+):
     ws = await support.workspace()
-    sub = await support.subscription(ws, "http://127.0.0.1:9/hook", is_active=False)
-    [d] = await support.queued(ws, sub, lease_expires_at=clock.now() + dt.timedelta(minutes=1))
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
+    [d] = await support.queued(
+        ws, sub, leased_by="w", lease_expires_at=clock.now() + dt.timedelta(minutes=1)
+    )
     run = await pressline("webhook", "redeliver", d.id)
     assert run.code == 1 and "is being sent right now" in run.err
-    [done] = await support.queued(ws, sub, status="failed", attempts=5)
+    off = await support.subscription(ws, "http://127.0.0.1:9/off", is_active=False)
+    [done] = await support.queued(ws, off, status="failed", attempts=5)
     run = await pressline("webhook", "redeliver", done.id)
-    assert run.code == 0
-    assert "is inactive: enable it to send" in run.out
+    assert run.code == 1 and f"Subscription {off.id} is inactive" in run.err
+    assert "Re-enable the subscription first" in run.err
+    assert (await support.load(done)).status == "failed"
+
+
+async def test_rotate_secret_and_test_event(pressline, make_dispatcher, receiver: Receiver):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, receiver.url(), events="invoice.paid")
+    run = await pressline("webhook", "rotate-secret", sub.id, "--overlap-hours", "2", "--json")
+    assert run.code == 0, run.err
+    new = run.data["secret"]
+    assert new.startswith("whsec_") and new in run.out and run.data["previous_secret_until"]
+    row = await support.load_subscription(sub)
+    assert (row.secret, row.previous_secret) == (new, support.SECRET)
+    too_long = await pressline("webhook", "rotate-secret", sub.id, "--overlap-hours", "169")
+    assert too_long.code == 2
+
+    receiver.secret = new
+    run = await pressline("webhook", "test", sub.id, "--json")
+    assert run.code == 0, run.err
+    await make_dispatcher().run_once()
+    [got] = receiver.requests
+    body = json.loads(got.body)
+    assert body["event"] == "webhook.test" and body["subscription_id"] == sub.id
+    assert set(body) == {"event", "event_id", "occurred_at", "subscription_id"}
+    assert got.headers["X-SVC-Signature-Previous"].startswith("sha256=")
+    assert len(got.headers["webhook-signature"].split(" ")) == 2
+    assert (await support.load_subscription(sub)).consecutive_failures == 0
+
+    none = await pressline("webhook", "rotate-secret", sub.id, "--overlap-hours", "0", "--json")
+    row = await support.load_subscription(sub)
+    assert (row.secret, row.previous_secret) == (none.data["secret"], None)
 
 
 async def test_enable_requeue_since_takes_an_iso_time(pressline):
@@ -138,7 +173,7 @@ async def test_enable_requeue_since_takes_an_iso_time(pressline):
     await support.queued(ws, sub, status="skipped")
     run = await pressline("webhook", "enable", sub.id, "--requeue-since", "2000-01-01T00:00:00Z")
     assert run.code == 0, run.err
-    assert run.out.strip().endswith("1 failed or skipped deliveries queued again")
+    assert run.out.strip().endswith("1 failed or skipped delivery queued again")
     usage = await pressline("webhook", "enable", sub.id, "--requeue-since", "yesterday")
     assert usage.code == 2 and "expected an ISO 8601 date-time" in usage.err
 

@@ -10,8 +10,9 @@ import json
 import asyncpg
 import pytest
 
-from models import db, outbox
+from models import db
 from models.tables import WebhookDelivery, WebhookEvent, WebhookSubscription
+from models.webhooks import events as outbox
 from tests import factories
 
 AT = dt.datetime(2026, 11, 22, 10, 15, 0, 123456, tzinfo=dt.UTC)

@@ -38,6 +38,16 @@ class OrderArtworkController(Controller):
         except RuleRefused as refused:  # not expected within one workspace
             raise NotFoundError(refused.message) from None
 
+    async def _artwork(self, order: operators.OrderRef) -> dict[str, Any]:
+        state = await (
+            Artwork.select(
+                Artwork.status, Artwork.version, Artwork.approved_at, Artwork.approved_by
+            )
+            .where(Artwork.order == order.id)
+            .first()
+        )
+        return state or {"status": "awaiting_proof", "version": 0}
+
     async def _page(
         self,
         request: Request[Any, Any, Any],
@@ -49,17 +59,10 @@ class OrderArtworkController(Controller):
         notice: str = "",
     ) -> Template:
         workspace_id = request.user.workspace_id
-        state = await (
-            Artwork.select(
-                Artwork.status, Artwork.version, Artwork.approved_at, Artwork.approved_by
-            )
-            .where(Artwork.order == order.id)
-            .first()
-        )
         return page(
             request, "order_artwork.html", status_code=status_code, here="orders",
             title=f"{order.number} · artwork and emails", order=order,
-            artwork=state or {"status": "awaiting_proof", "version": 0},
+            artwork=await self._artwork(order), upload=True,
             proofs=await proofs.for_order(workspace_id, order.id),
             messages=await messages.for_order(workspace_id, order.id),
             errors=errors or {}, message=message, notice=notice,
@@ -70,6 +73,16 @@ class OrderArtworkController(Controller):
         order = await self._order(request, ref)
         shown = await flash.take(request)
         return await self._page(request, order, notice=shown.notice)
+
+    @get("/{ref:str}/artwork/panel")
+    async def artwork_panel(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
+        """The proofs with the customer's answers, for the order's page (loaded by htmx)."""
+        order = await self._order(request, ref)
+        workspace_id = request.user.workspace_id
+        return page(
+            request, "order/_proofs.html", order=order, artwork=await self._artwork(order),
+            proofs=await proofs.for_order(workspace_id, order.id), errors={}, upload=False,
+        )  # fmt: skip
 
     @post("/{ref:str}/proofs", status_code=303, request_max_body_size=UPLOAD_BODY_LIMIT)
     async def upload_proof(

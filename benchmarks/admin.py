@@ -1,10 +1,12 @@
-"""Admin page latency with 10,000 deliveries in the workspace.
+"""Admin page latency with 10,000 orders and 10,000 deliveries in the workspace.
 
-    python -m benchmarks.admin [--deliveries 10000] [--requests 200]
+    python -m benchmarks.admin [--orders 10000] [--deliveries 10000] [--requests 200]
 
-Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace, its
-owner, one subscription and N deliveries each with an attempt, starts one uvicorn process and
-asks each admin page sequentially with a logged-in session cookie; prints p50/p95 in ms.
+Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace by
+benchmarks/seed.py (its owner, 1,000 customers, 5,000 SKUs and N orders over three years:
+lines, stage history, artwork, invoices), then one subscription and N deliveries each with an
+attempt; starts one uvicorn process and asks each admin page sequentially with a logged-in
+session cookie; prints p50/p95 in ms.
 """
 
 from __future__ import annotations
@@ -23,21 +25,30 @@ common.require_module_run(__package__, "admin")
 BATCH = 1000
 
 
-async def seed(url: str, deliveries: int) -> tuple[str, int, int]:
-    """The session cookie, the subscription id and one delivery id."""
+class Seeded:
+    """What the pages are asked with: the session, a subscription, a delivery, an order."""
+
+    def __init__(self, cookie: str, subscription: int, delivery: int, order: str) -> None:
+        self.cookie, self.subscription, self.delivery, self.order = (
+            cookie, subscription, delivery, order,
+        )  # fmt: skip
+
+
+async def seed(url: str, deliveries: int, orders: int) -> Seeded:
+    """One workspace (benchmarks/seed.py: its first user is the owner), then the webhooks."""
     from models import admin_sessions, clock, db
-    from models.tables import User, WebhookAttempt, WebhookDelivery, WebhookEvent, Workspace
+    from models.tables import Order, WebhookAttempt, WebhookDelivery, WebhookEvent
     from models.tables import WebhookSubscription as Sub
 
+    common.run_seed(
+        url, "--workspaces", "1", "--users-per-workspace", "1", "--scale", "0.1",
+        "--orders", str(orders),
+    )  # fmt: skip
     engine = db.engine_from_url(url)
     db.bind(engine)
     await db.start(engine)
-    await db.migrate()
-    ws = Workspace(name="Bench Prints", plan="premium", timezone="Europe/London")
-    await ws.save()
-    owner = User(workspace=ws.id, name="Owner", email="owner@bench.example", role="owner")
-    await owner.save()
-    sub = Sub(workspace=ws.id, url="https://hooks.example.com/in", events="*", secret="whsec_x")  # noqa: S106 - not a real one
+    ws_id, owner_id = 1, 1
+    sub = Sub(workspace=ws_id, url="https://hooks.example.com/in", events="*", secret="whsec_x")  # noqa: S106 - not a real one
     await sub.save()
     start = clock.now() - dt.timedelta(days=1)
     statuses = ("succeeded", "succeeded", "succeeded", "failed", "skipped", "pending")
@@ -46,7 +57,7 @@ async def seed(url: str, deliveries: int) -> tuple[str, int, int]:
         events = await WebhookEvent.insert(
             *[
                 WebhookEvent(
-                    workspace=ws.id, event_id=str(uuid.uuid4()), name="order.stage_changed",
+                    workspace=ws_id, event_id=str(uuid.uuid4()), name="order.stage_changed",
                     body=f'{{"event":"order.stage_changed","order_number":"ORD-2026-{n:05d}"}}',
                     created_at=start + dt.timedelta(seconds=n),
                 )
@@ -56,7 +67,7 @@ async def seed(url: str, deliveries: int) -> tuple[str, int, int]:
         rows = await WebhookDelivery.insert(
             *[
                 WebhookDelivery(
-                    workspace=ws.id, event=event["id"], subscription=sub.id,
+                    workspace=ws_id, event=event["id"], subscription=sub.id,
                     status=statuses[n % len(statuses)], attempts=1, last_status_code=200,
                     created_at=start + dt.timedelta(seconds=n),
                 )
@@ -72,9 +83,16 @@ async def seed(url: str, deliveries: int) -> tuple[str, int, int]:
                 for row in rows
             ]
         )  # fmt: skip
-    cookie = await admin_sessions.create(owner.id, ws.id)
+    cookie = await admin_sessions.create(owner_id, ws_id)
+    # the order with the longest page: dispatched (five moves, an invoice), the newest such
+    order = await (
+        Order.select(Order.number)
+        .where((Order.workspace == ws_id) & (Order.stage == "dispatched"))
+        .order_by(Order.id, ascending=False)
+        .first()
+    )
     await db.stop(engine)
-    return cookie, sub.id, rows[-1]["id"]
+    return Seeded(cookie, sub.id, rows[-1]["id"], order["number"] if order else "1")
 
 
 def timed(url: str, cookie: str, count: int) -> tuple[float, float]:
@@ -89,22 +107,29 @@ def timed(url: str, cookie: str, count: int) -> tuple[float, float]:
     return common.median(samples), common.percentile(samples, 0.95)
 
 
-async def run(backend: str, deliveries: int, count: int) -> list[list[object]]:
+async def run(backend: str, deliveries: int, orders: int, count: int) -> list[list[object]]:
     rows: list[list[object]] = []
     async with common.throwaway(backend, "admin") as url:
-        cookie, sub, delivery = await seed(url, deliveries)
+        seeded = await seed(url, deliveries, orders)
         with common.Server(name=f"admin-{backend}", app="api.app:app", url=url) as server:
             pages = [
                 "/admin/",
+                "/admin/orders",
+                "/admin/orders?stage=open",
+                "/admin/orders?due=overdue",
+                "/admin/orders?q=fox",
+                "/admin/orders?page=150",
+                "/admin/orders/board",
+                f"/admin/orders/{seeded.order}",
                 "/admin/deliveries",
                 "/admin/deliveries?status=failed",
-                f"/admin/deliveries?subscription={sub}&page=100",
-                f"/admin/deliveries/{delivery}",
+                f"/admin/deliveries?subscription={seeded.subscription}&page=100",
+                f"/admin/deliveries/{seeded.delivery}",
                 "/admin/webhooks",
             ]
             for path in pages:
-                timed(server.base + path, cookie, 10)  # warm up
-                p50, p95 = timed(server.base + path, cookie, count)
+                timed(server.base + path, seeded.cookie, 10)  # warm up
+                p50, p95 = timed(server.base + path, seeded.cookie, count)
                 rows.append([backend, path, f"{p50:.1f}", f"{p95:.1f}"])
     return rows
 
@@ -112,13 +137,17 @@ async def run(backend: str, deliveries: int, count: int) -> list[list[object]]:
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deliveries", type=int, default=10_000)
+    parser.add_argument("--orders", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=200)
     args = parser.parse_args()
     rows: list[list[object]] = []
     for backend in await common.smoke_backends():
-        rows += await run(backend, args.deliveries, args.requests)
+        rows += await run(backend, args.deliveries, args.orders, args.requests)
     print(common.machine())
-    print(f"{args.deliveries} deliveries in the workspace, {args.requests} sequential requests")
+    print(
+        f"{args.orders} orders and {args.deliveries} deliveries in the workspace, "
+        f"{args.requests} sequential requests"
+    )
     print(common.table(["engine", "page", "p50 ms", "p95 ms"], rows))
 
 

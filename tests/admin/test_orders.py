@@ -24,7 +24,7 @@ from models.tables import (
 )
 from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import csrf_of, log_in, member, post_form
+from tests.admin.support import csrf_of, delivery, log_in, member, post_form, subscription
 from tests.api.order_helpers import advance, order_body, snapshot
 
 T0 = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
@@ -377,7 +377,10 @@ async def test_overview_shows_the_shop_floor(shop: Shop) -> None:
     assert re.search(
         r'stage=print_queue"> <span class="muted">Print queue</span> <span class="figure">2<', text
     )
-    assert '/admin/deliveries"' in text  # failed attempts: the deliveries with their last result
+    assert '/admin/deliveries?failed=24h"' in text  # the deliveries behind "failed attempts"
+    retrying = await delivery(shop.ws, await subscription(shop.ws), status="pending")
+    behind = await shop.client.get("/admin/deliveries?failed=24h")
+    assert f'id="delivery-{retrying}"' in behind.text
 
 
 # --- statements per page ---------------------------------------------------------------------

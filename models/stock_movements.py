@@ -30,6 +30,7 @@ class MovementKind(StrEnum):
     ADJUSTMENT = "adjustment"  # staff counted, received or wrote off stock: on_hand += delta
     IMPORT = "import"  # the SKU was created by a CSV import with its on_hand
     CREATED = "created"  # the SKU was created on its own with its on_hand
+    OPENING = "opening"  # the levels a SKU held when movements began to be recorded
 
 
 class Change(msgspec.Struct, frozen=True):

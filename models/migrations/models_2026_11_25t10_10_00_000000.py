@@ -5,7 +5,10 @@ no existing row changes.
 Both tables and their indexes are made in one raw step: Piccolo runs raw steps before it adds
 tables, and the index on (workspace, sku, at) must follow its table. The tables are created
 from the frozen snapshots below through Piccolo, so the column types are the ones it would
-choose on SQLite and PostgreSQL alike; the index is plain SQL valid on both."""
+choose on SQLite and PostgreSQL alike; the index is plain SQL valid on both. SKUs that already
+hold stock get one `opening` movement with their levels."""
+
+import datetime as dt
 
 from piccolo.apps.migrations.auto.migration_manager import MigrationManager
 from piccolo.columns import ForeignKey, Integer, OnDelete, Serial, Text, Timestamptz, Varchar
@@ -79,6 +82,16 @@ INDEXES = [
 ]
 
 
+OPENING = (
+    "INSERT INTO stock_movements "
+    "(workspace, sku, at, kind, delta_on_hand, delta_reserved, reason, actor_kind) "
+    "SELECT workspace, id, {}, 'opening', on_hand, reserved, "
+    "'levels when stock movements began to be recorded', 'operator' "
+    "FROM skus WHERE (on_hand <> 0 OR reserved <> 0) "
+    "AND NOT EXISTS (SELECT 1 FROM stock_movements m WHERE m.sku = skus.id)"
+)
+
+
 async def forwards() -> MigrationManager:
     manager = MigrationManager(migration_id=ID, app_name="models", description=DESCRIPTION)
 
@@ -89,6 +102,9 @@ async def forwards() -> MigrationManager:
             await table.create_table(if_not_exists=True)
         for statement in INDEXES:
             await db.run_ddl(statement)
+        # Levels held before movements were recorded: one opening row each, so the sums of a
+        # SKU's movements are its figures from the first day.
+        await StockMovement.raw(OPENING, dt.datetime.now(dt.UTC))
 
     manager.add_raw(create)
     return manager

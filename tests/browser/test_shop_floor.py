@@ -1,0 +1,238 @@
+"""Customers, stock and invoices on the shop floor, in Chromium against real processes: adding
+a customer with a primary contact, adjusting stock and seeing the movement, marking an invoice
+paid. Each checks what the database and the API then show, and runs axe-core on the pages
+(no serious or critical issue); the pages are saved for docs/admin.md (1280 px and a phone).
+
+axe-core is read from $PRESSLINE_AXE_JS or node_modules/axe-core/axe.min.js (`npm install
+axe-core`); without it the accessibility check is skipped with the reason, like Chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from models import catalogue, clock, orders
+from models.actors import Actor
+from models.orders import NewLine
+from models.tables import ApiToken, Contact, Customer, Invoice, Sku, StockMovement, WebhookEvent
+from tests import factories
+from tests.admin.support import member
+from tests.browser.conftest import PHONE, ROOT, SCREENSHOTS, Stack
+from tests.browser.test_admin import log_in
+
+WIDE = {"width": 1280, "height": 900}
+AXE = Path(os.environ.get("PRESSLINE_AXE_JS", ROOT / "node_modules/axe-core/axe.min.js"))
+T = TypeVar("T")
+
+
+def in_database(read: Callable[[], Awaitable[T]]) -> T:
+    """Run a read of the database the processes use, on a thread of its own (Playwright's sync
+    API holds this thread's event loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, read()).result(timeout=30)  # type: ignore[arg-type]
+
+
+def axe(page: Page) -> None:
+    """No serious or critical axe-core violation on the page as it is now."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core not found at {AXE} (npm install axe-core, or set PRESSLINE_AXE_JS)")
+    # Evaluated through the DevTools protocol: the admin's CSP refuses inline scripts.
+    page.evaluate(AXE.read_text() + "\n;window.axe = axe; true")
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert bad == [], f"{page.url}: {bad}"
+
+
+def shots(page: Page, name: str) -> None:
+    """The page at 1280 px and at a phone's width (no sideways scrolling on the phone)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"shop-{name}.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.screenshot(path=str(SCREENSHOTS / f"shop-{name}-phone.png"), full_page=True)
+    page.set_viewport_size(WIDE)
+    assert width <= PHONE["width"], f"{name}: {width}px wide in a {PHONE['width']}px window"
+
+
+@pytest.fixture
+async def shop(backend: str) -> dict[str, Any]:
+    """A shop with an owner (password and token), customers with orders and paid and unpaid
+    invoices, and SKUs, some low, so every page has rows to show."""
+    ws = await factories.workspace(name="Inkwell Prints", timezone="Europe/London")
+    owner = await member(ws, name="Olive Owner", email="olive@inkwell.example")
+    token = await factories.token(owner, name="Shop website")
+    brewery = await factories.customer(ws, "Hop & Barley Brewing Co.", default_carrier="DPD")
+    await factories.contact(
+        brewery, name="Tom Fletcher", email="tom@hopandbarley.example", is_primary=True
+    )
+    school = await factories.customer(ws, "St Aidan's Primary School")
+    await factories.contact(school, name="Priya Shah", email="office@staidans.example",
+                            is_primary=True)  # fmt: skip
+    band = await factories.customer(ws, "The Velvet Tides")
+    invoices = []
+    for customer, stage, lines in (
+        (brewery, "dispatched", [("Staff polos", 40, 1450)]),
+        (school, "dispatched", [("Leavers hoodies", 30, 2450)]),
+        (band, "dispatched", [("Album launch totes", 50, 475)]),
+        (band, "print_queue", [("Tour beanies", 25, 575)]),
+    ):
+        order = await factories.order(ws, customer, stage=stage, lines=lines)
+        if stage == "dispatched":
+            invoices.append(await factories.invoice(order))
+    await Invoice.update({Invoice.status: "paid", Invoice.paid_at: clock.now()}).where(
+        Invoice.id == invoices[2].id
+    )
+    # Stock through the domain functions, so every figure has its movements: created with
+    # its on_hand (the operator), then reserved by an order made with an API token.
+    rows = [
+        {"workspace": ws.id, "code": code, "style": style, "brand": "Gildan", "colour": colour,
+         "colour_hex": hex_, "size": size, "on_hand": on_hand, "reorder_point": reorder}
+        for code, style, colour, hex_, size, on_hand, reorder in (
+            ("TEE-BLK-M", "Classic Tee", "Black", "#000000", "M", 120, 40),
+            ("TEE-BLK-L", "Classic Tee", "Black", "#000000", "L", 35, 40),
+            ("HOOD-NVY-S", "Heavy Hoodie", "Navy", "#1F2A44", "S", 8, 12),
+            ("TOTE-NAT", "Canvas Tote", "Natural", "#EFE6D2", "One size", 300, 60),
+        )
+    ]  # fmt: skip
+    await catalogue.create_skus(ws.id, rows)
+    token_id = await ApiToken.select(ApiToken.id).where(ApiToken.user == owner.id).first()
+    await orders.create(
+        workspace_id=ws.id, customer_id=band.id,
+        lines=[NewLine("Tour tees M", 30, 1150, "TEE-BLK-M"),
+               NewLine("Tour tees L", 10, 1150, "TEE-BLK-L")],
+        actor=Actor.token(token_id["id"], owner.id),
+    )  # fmt: skip
+    return {"ws": ws, "owner": owner, "token": token, "invoice": invoices[0]}
+
+
+def test_add_a_customer_with_a_primary_contact(shop: dict, stack: Stack, page: Page) -> None:
+    log_in(page, stack, "olive@inkwell.example")
+    page.click("nav >> text=Customers")
+    expect(page.locator("h1")).to_have_text("Customers")
+    axe(page)
+    shots(page, "customers")
+    page.click("text=Add a customer")
+    page.fill("#name", "Northside Roller Derby")
+    page.select_option("#payment_terms", "net_15")
+    page.fill("#carrier", "Royal Mail")
+    axe(page)
+    page.click("button:has-text('Add customer')")
+    expect(page.locator(".notice")).to_have_text("The customer Northside Roller Derby was added.")
+    expect(page.locator("h1")).to_have_text("Northside Roller Derby")
+    page.fill("#contact-name", "Jess Moreno")
+    page.fill("#contact-email", "jess@northside.example")
+    page.fill("#contact-phone", "0161 496 0000")
+    page.click("button:has-text('Add contact')")
+    expect(page.locator(".notice")).to_have_text("Jess Moreno was added as the primary contact.")
+    page.fill("#contact-name", "Sam Okafor")
+    page.fill("#contact-email", "sam@northside.example")
+    page.click("button:has-text('Add contact')")
+    expect(page.locator("tr", has_text="Jess Moreno")).to_contain_text("primary")
+    expect(page.locator("tr", has_text="Sam Okafor")).not_to_contain_text("primary")
+    page.reload()  # the notice was for one page; the reload adds nothing
+    expect(page.locator(".notice")).to_have_count(0)
+    axe(page)
+    shots(page, "customer")
+
+    async def read() -> tuple[Any, list[Any]]:
+        row = await Customer.objects().where(Customer.name == "Northside Roller Derby").first()
+        contacts = await Contact.select(Contact.name, Contact.is_primary).where(
+            Contact.customer == row.id
+        )
+        return row, contacts
+
+    customer, contacts = in_database(read)
+    assert (customer.payment_terms, customer.default_carrier) == ("net_15", "Royal Mail")
+    assert {(c["name"], bool(c["is_primary"])) for c in contacts} == {
+        ("Jess Moreno", True), ("Sam Okafor", False),
+    }  # fmt: skip
+    api = stack.api("GET", f"/api/v1/customers/{customer.id}", shop["token"]).json()
+    assert api["name"] == "Northside Roller Derby"
+    assert [c["email"] for c in api["contacts"] if c["is_primary"]] == ["jess@northside.example"]
+
+
+def test_adjust_stock_and_see_the_movement(shop: dict, stack: Stack, page: Page) -> None:
+    log_in(page, stack, "olive@inkwell.example")
+    page.click("nav >> text=Inventory")
+    page.check("input[name=status][value=low]")
+    page.click("button:has-text('Filter')")
+    expect(page.locator("tbody tr")).to_have_count(2)  # TEE-BLK-L and HOOD-NVY-S
+    axe(page)
+    shots(page, "inventory")
+    page.click("text=HOOD-NVY-S")
+    expect(page.locator("#on-hand")).to_have_text("8")
+    page.fill("#delta", "-9")
+    page.fill("#reason", "damaged")
+    page.click("button:has-text('Adjust')")
+    expect(page.locator("#delta-error")).to_contain_text("only 8 on hand to take away")
+    expect(page.locator("#delta")).to_have_value("-9")
+    page.fill("#delta", "24")
+    page.fill("#reason", "received from supplier")
+    page.click("button:has-text('Adjust')")
+    expect(page.locator(".notice")).to_have_text("On hand +24: now 32.")
+    expect(page.locator("#on-hand")).to_have_text("32")
+    movement = page.locator("tbody tr").first
+    expect(movement).to_contain_text("adjustment")
+    expect(movement).to_contain_text("+24")
+    expect(movement).to_contain_text("Olive Owner")
+    expect(movement).to_contain_text("received from supplier")
+    axe(page)
+    shots(page, "sku")
+
+    async def read() -> tuple[int, list[Any]]:
+        sku = await Sku.objects().where(Sku.code == "HOOD-NVY-S").first()
+        moves = (
+            await StockMovement.select(
+                StockMovement.delta_on_hand, StockMovement.reason, StockMovement.user
+            )
+            .where(StockMovement.sku == sku.id)
+            .order_by(StockMovement.id)
+        )
+        return sku.on_hand, moves
+
+    on_hand, moves = in_database(read)
+    assert on_hand == 32 == sum(m["delta_on_hand"] for m in moves)
+    assert [(m["delta_on_hand"], m["reason"], m["user"]) for m in moves] == [
+        (8, "", None),
+        (24, "received from supplier", shop["owner"].id),
+    ]
+    api = stack.api("GET", "/api/v1/inventory", shop["token"], params={"search": "HOOD"}).json()
+    assert api["data"][0]["on_hand"] == 32
+
+
+def test_mark_an_invoice_paid(shop: dict, stack: Stack, page: Page) -> None:
+    number = shop["invoice"].number
+    log_in(page, stack, "olive@inkwell.example")
+    page.click("nav >> text=Invoices")
+    expect(page.locator("#outstanding")).to_contain_text("2 invoices")
+    axe(page)
+    shots(page, "invoices")
+    page.click(f"button[aria-label='Mark paid: {number}']")
+    expect(page.locator(".notice")).to_have_text(f"Invoice {number} was marked paid.")
+    expect(page.locator(f"#invoice-{number}")).to_contain_text("paid")
+    expect(page.locator("#outstanding")).to_contain_text("1 invoice")
+    expect(page.locator(f"button[aria-label='Mark paid: {number}']")).to_have_count(0)
+    page.reload()
+    expect(page.locator(".notice")).to_have_count(0)
+
+    async def read() -> tuple[str, int]:
+        row = await Invoice.objects().where(Invoice.number == number).first()
+        events = await WebhookEvent.count().where(WebhookEvent.name == "invoice.paid")
+        return row.status, events
+
+    assert in_database(read) == ("paid", 1)
+    order = stack.api("GET", f"/api/v1/orders/{shop['invoice'].order}", shop["token"]).json()
+    assert [i["status"] for i in order["invoices"]] == ["paid"]
+    assert re.search(r"paid", page.locator(f"#invoice-{number}").inner_text())

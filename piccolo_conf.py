@@ -2,9 +2,9 @@
 
 from piccolo.conf.apps import AppRegistry
 
-from models.db import engine_from_url
+from models.db import bound, engine_from_url
 from models.settings import get_settings
 
-DB = engine_from_url(get_settings().database_url)
+DB = bound() or engine_from_url(get_settings().database_url)
 
 APP_REGISTRY = AppRegistry(apps=["models.piccolo_app"])

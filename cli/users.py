@@ -8,7 +8,7 @@ import sys
 import click
 
 from cli.output import CommandError, Result, command, moment
-from models import accounts, members
+from models import members
 
 
 @click.group()
@@ -55,7 +55,7 @@ async def list_users(workspace: int | None) -> Result:
 @click.argument("user_id", metavar="ID", type=int)
 async def deactivate(user_id: int) -> Result:
     """Block a user: their tokens answer 403 and their admin sessions end. ID: user id."""
-    member = await accounts.set_user_active(user_id, False)
+    member = await members.set_user_active(user_id, False)
     return Result(
         f"user {member.id} deactivated: their tokens answer 403 until reactivated", member
     )
@@ -65,7 +65,7 @@ async def deactivate(user_id: int) -> Result:
 @click.argument("user_id", metavar="ID", type=int)
 async def activate(user_id: int) -> Result:
     """Restore a deactivated user's access. ID: user id."""
-    member = await accounts.set_user_active(user_id, True)
+    member = await members.set_user_active(user_id, True)
     return Result(f"user {member.id} active", member)
 
 

@@ -11,7 +11,7 @@ import enum
 import re
 import zoneinfo
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -19,9 +19,6 @@ from models import clock, db, plans, tokens
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.tables import ApiToken, User, Workspace
-
-if TYPE_CHECKING:
-    from models.members import Member
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
 
@@ -213,27 +210,6 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
         row = User(workspace=workspace_id, name=name, email=email, created_at=now, updated_at=now)
         await row.save()
     return row
-
-
-async def set_user_active(user_id: int, active: bool) -> Member:
-    """(De)activate a user; a deactivated user's tokens answer 403 until reactivated and
-    their admin sessions end."""
-    from models import admin_sessions, members
-
-    async with db.transaction():
-        row = await get_user(user_id)
-        if row.is_active != active:
-            if not active:
-                await admin_sessions.end_for_user(user_id)
-            now = clock.now()
-            await User.update(
-                {
-                    User.is_active: active,
-                    User.deactivated_at: None if active else now,
-                    User.updated_at: now,
-                }
-            ).where(User.id == user_id)
-    return await members.get_member(user_id)
 
 
 # --- tokens --------------------------------------------------------------------------------

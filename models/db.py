@@ -10,7 +10,8 @@ import logging
 import re
 import sqlite3
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -185,13 +186,31 @@ def all_tables() -> list[type[Table]]:
     return list(APP_CONFIG.table_classes)
 
 
+_bound: Engine | None = None
+_on_stop: list[Callable[[], None]] = []
+
+
+def bound() -> Engine | None:
+    """The engine `bind` set last (piccolo_conf's DB when bound before it loads)."""
+    return _bound
+
+
+def on_stop(callback: Callable[[], None]) -> None:
+    """Call `callback` when the database is stopped (a module's own connection to close)."""
+    _on_stop.append(callback)
+
+
 def bind(db: Engine) -> None:
     """Point every table, and Piccolo's migration runner, at `db` (tests switch engines)."""
     from piccolo.apps.migrations.tables import Migration
 
-    import piccolo_conf
-
-    piccolo_conf.DB = db
+    global _bound
+    _bound = db
+    # Piccolo's engine_finder reads piccolo_conf.DB; once loaded it must follow the binding
+    # (looked up, not imported: piccolo_conf imports this module).
+    conf = sys.modules.get("piccolo_conf")
+    if conf is not None:
+        cast(Any, conf).DB = db
     tables: list[type[Table]] = [*all_tables(), Migration]
     for table in tables:
         table._meta.db = db
@@ -234,9 +253,8 @@ async def stop(db: Engine | None = None) -> None:
     """Close the pool. asyncpg waits for every connection to be given back; one that never
     is (its server backend killed mid-use) must not hold a shutdown forever, so after
     POOL_CLOSE_SECONDS the pool's connections are terminated instead."""
-    from models import statements
-
-    statements.close()  # the SQLite read connection, reopened on the next read
+    for callback in _on_stop:
+        callback()  # e.g. the statement runner's SQLite read connection, reopened on next read
     db = db or engine()
     if isinstance(db, PostgresEngine) and db.pool is not None:
         pool, db.pool = db.pool, None

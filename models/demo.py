@@ -311,7 +311,7 @@ async def _staff(workspace_id: int) -> int:
         return int(user.id)
     first = await User.objects().where(User.workspace == workspace_id).order_by(User.id).first()
     if first is not None:
-        return int((await accounts.set_user_active(first.id, True)).id)
+        return int((await members.set_user_active(first.id, True)).id)
     return int(
         (await accounts.create_user(workspace_id=workspace_id, name=STAFF[0], email=STAFF[1])).id
     )

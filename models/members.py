@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from models import admin_sessions, clock, db, passwords, statements
+from models import accounts, admin_sessions, clock, db, passwords, statements
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.queries.filters import MAX_ID
 from models.tables import User
@@ -71,8 +71,6 @@ async def list_members(workspace_id: int | None = None) -> list[Member]:
     (`pressline user list`), by workspace, then name."""
     query = User.select(*_COLUMNS)
     if workspace_id is not None:
-        from models import accounts
-
         await accounts.get_workspace(workspace_id)
         query = query.where(User.workspace == workspace_id)
     rows = await query.order_by(User.workspace).order_by(User.name).order_by(User.id)
@@ -157,16 +155,33 @@ async def change_own_password(
 
 
 async def set_active(user_id: int, active: bool) -> Member:
-    """(De)activate a member from the admin: `accounts.set_user_active` (as the command line
+    """(De)activate a member from the admin: `set_user_active` (as the command line
     does), except that the workspace's last active owner stays. Operators of the deployment
     may still deactivate anyone with `pressline user deactivate`."""
-    from models import accounts
-
     async with db.transaction():
         member = await get_member(user_id)
         if not active and member.is_active and member.role == "owner":
             await ensure_other_owner(member.id, member.workspace_id)
-        await accounts.set_user_active(user_id, active)
+        await set_user_active(user_id, active)
+    return await get_member(user_id)
+
+
+async def set_user_active(user_id: int, active: bool) -> Member:
+    """(De)activate a user; a deactivated user's tokens answer 403 until reactivated and
+    their admin sessions end (operators: `pressline user deactivate` / `activate`)."""
+    async with db.transaction():
+        row = await accounts.get_user(user_id)
+        if row.is_active != active:
+            if not active:
+                await admin_sessions.end_for_user(user_id)
+            now = clock.now()
+            await User.update(
+                {
+                    User.is_active: active,
+                    User.deactivated_at: None if active else now,
+                    User.updated_at: now,
+                }
+            ).where(User.id == user_id)
     return await get_member(user_id)
 
 
@@ -180,8 +195,6 @@ async def add_member(
 ) -> Member:
     """A new member with a role (by default: owner if first, else staff) and optionally an
     admin password; every problem with the input is refused at once, and nothing is kept."""
-    from models import accounts  # accounts builds on tables this module also serves
-
     errors: dict[str, list[str]] = {}
     hashed = None
     try:

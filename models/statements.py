@@ -279,6 +279,9 @@ def close() -> None:
             conn.close()
 
 
+db.on_stop(close)  # models.db stops the database: the read connection goes with it
+
+
 class _Connection:
     """The async context of `connection()` (a plain class: cheaper than a generator-based
     context manager on a path taken once or twice per request)."""

@@ -13,6 +13,7 @@ from api.admin.order_forms import STAGE_NAMES, Shown
 from api.admin.pages import page
 from models.queries import admin as queries
 from models.queries.shop_figures import shop_figures
+from models.webhooks import stats as webhook_stats
 
 
 def duration(age: dt.timedelta) -> str:
@@ -32,7 +33,10 @@ class OverviewController(Controller):
     @get("/")
     async def show_overview(self, request: Request[Any, Any, Any]) -> Template:
         user = request.user
-        figures = await queries.overview(user.workspace_id)
+        figures = {
+            **await queries.overview(user.workspace_id),
+            **await webhook_stats.health(user.workspace_id),
+        }
         age = figures["oldest_pending_age"]
         shown = Shown(user.timezone)
         return page(

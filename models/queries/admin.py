@@ -18,11 +18,9 @@ from models.tables import (
     Order,
     Workspace,
 )
-from models.webhooks.stats import outbox_stats
 
 PAGE_SIZE = 50
 CLOSED_STAGES = ("dispatched", "cancelled")
-RECENT_FAILURES = dt.timedelta(hours=24)
 
 
 def _known(row_id: int | None) -> bool:
@@ -51,7 +49,6 @@ async def overview(workspace_id: int) -> dict[str, Any]:
     open_orders = await Order.count().where(
         (Order.workspace == workspace_id) & Order.stage.not_in(list(CLOSED_STAGES))
     )
-    outbox = await outbox_stats(now, workspace_id, recent=RECENT_FAILURES)
     return {
         "name": ws["name"],
         "plan": ws["plan"],
@@ -60,13 +57,6 @@ async def overview(workspace_id: int) -> dict[str, Any]:
         "includes_api": plans.includes_api(plan),
         "open_orders": open_orders,
         "open_order_limit": plans.open_order_limit(plan, ws["open_order_limit"]),
-        "subscriptions_active": outbox.active_subscriptions,
-        "subscriptions_deactivated": outbox.deactivated_subscriptions,
-        "pending": outbox.pending,
-        "oldest_pending_age": dt.timedelta(seconds=outbox.oldest_pending_age_seconds)
-        if outbox.pending
-        else None,
-        "failures_24h": outbox.failed_attempts_recent,
     }
 
 

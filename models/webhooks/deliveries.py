@@ -16,9 +16,11 @@ from models.queries.filters import MAX_ID
 from models.tables import WebhookAttempt, WebhookDelivery
 from models.urls import masked_url
 from models.webhooks.names import DeliveryStatus
+from models.webhooks.stats import RECENT_FAILURES
+
+__all__ = ["RECENT_FAILURES", "Attempt", "Delivery", "DeliveryDetail"]
 
 PAGE_SIZE = 50
-RECENT_FAILURES = dt.timedelta(hours=24)
 INACTIVE_REFUSAL = (
     "Subscription {sub} is inactive ({reason}): nothing is sent to it, so the delivery was not "
     "queued. Re-enable the subscription first; re-enabling can also queue again what failed "

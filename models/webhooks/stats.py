@@ -18,6 +18,7 @@ from models.tables import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from models.webhooks.names import DeliveryStatus
 
 RECENT = dt.timedelta(minutes=5)
+RECENT_FAILURES = dt.timedelta(hours=24)  # the admin's "failed attempts, last 24 h"
 
 
 class OutboxStats(msgspec.Struct, frozen=True):
@@ -67,3 +68,17 @@ async def outbox_stats(
         deactivated_subscriptions=await WebhookSubscription.count().where(inactive),
         active_subscriptions=await WebhookSubscription.count().where(active),
     )
+
+
+async def health(workspace_id: int, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The admin overview's webhook figures for one workspace (failures over the last 24 h)."""
+    outbox = await outbox_stats(now, workspace_id, recent=RECENT_FAILURES)
+    return {
+        "subscriptions_active": outbox.active_subscriptions,
+        "subscriptions_deactivated": outbox.deactivated_subscriptions,
+        "pending": outbox.pending,
+        "oldest_pending_age": dt.timedelta(seconds=outbox.oldest_pending_age_seconds)
+        if outbox.pending
+        else None,
+        "failures_24h": outbox.failed_attempts_recent,
+    }

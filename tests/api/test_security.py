@@ -17,7 +17,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from api import request_log
-from models import accounts, clock, db, logs, statements, tokens
+from models import accounts, clock, db, logs, members, statements, tokens
 from models.settings import get_settings
 from models.tables import ApiToken, Order, Sku
 from models.webhooks import events as outbox
@@ -247,13 +247,13 @@ async def test_deactivating_a_user_cuts_every_token_at_once(client):
     _, u, auth = await factories.account()
     second = bearer(await factories.token(u))
     assert (await client.get(ME, headers=auth)).status_code == 200
-    await accounts.set_user_active(u.id, False)
+    await members.set_user_active(u.id, False)
     for headers in (auth, second):
         response = await client.get(ME, headers=headers)
         assert response.status_code == 403
         assert set(response.json()) == {"message"}
     assert (await client.post("/api/v1/orders", headers=auth, json={})).status_code == 403
-    await accounts.set_user_active(u.id, True)
+    await members.set_user_active(u.id, True)
     assert (await client.get(ME, headers=auth)).status_code == 200
 
 

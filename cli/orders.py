@@ -128,8 +128,10 @@ async def advance(
     move = o.stage_history[-1]
     human = f"order {o.number} moved from {move.from_} to {move.to}"
     if o.stage == "dispatched":
-        human += f" ({o.carrier or 'no carrier'} {o.tracking_number or ''})".replace(" )", ")")
-        human += "".join(f"; invoice {inv.number} issued" for inv in o.invoices[-1:])
+        shipped = " ".join(part for part in (o.carrier, o.tracking_number) if part)
+        human += f" ({shipped or 'no carrier'})"
+        if o.invoices:
+            human += f"; invoice {o.invoices[-1].number} issued"
     return Result(human, o)
 
 

@@ -14,6 +14,7 @@ run() {
 run benchmarks.floor --smoke                    # per endpoint: same bytes, same statement count
 run benchmarks.http --smoke --client python     # the fallback load generator, on purpose
 run benchmarks.webhooks --smoke
+run benchmarks.mail --smoke                     # customer email beside webhook delivery
 run benchmarks.retention --smoke
 run benchmarks.metrics
 run benchmarks.scale --smoke

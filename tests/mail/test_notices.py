@@ -48,8 +48,8 @@ async def test_active_owners_are_emailed_once_and_see_a_banner(
 
     await _deactivate(row["id"])
     sender = make_sender(smtp.url)
-    await sender.poll()
-    await sender.poll()
+    await sender.drain()
+    await sender.drain()
     assert [r.recipients for r in smtp.received] == [["olive@inkwell.example"]]
     mail = smtp.received[0]
     assert mail.message["Subject"] == f"Webhook subscription {row['id']} was deactivated"

@@ -28,7 +28,7 @@ async def test_staff_resend_a_failed_message(
         actor=OPERATOR, workspace_id=ws.id, order_id=order.id, to_stage="in_production"
     )
     sender = make_sender(smtp.url)
-    await sender.poll()
+    await sender.drain()
     row = await CustomerMessage.select().first()
     assert (row["status"], row["last_error"]) == ("failed", "550 5.7.1 Relaying denied")
 
@@ -43,7 +43,7 @@ async def test_staff_resend_a_failed_message(
     again = await browser.post(action, data={"_csrf_token": csrf_of(shown)})
     assert again.status_code == 422 and "Only a failed message" in again.text
 
-    await sender.poll()
+    await sender.drain()
     row2 = await CustomerMessage.select().first()
     assert (row2["status"], row2["attempts"]) == ("sent", 1)
     assert smtp.message_ids() == [row["message_id"]]  # the same Message-ID as before

@@ -23,7 +23,7 @@ async def _messages() -> list[dict[str, Any]]:
 
 
 async def test_a_move_emails_the_primary_contact(client, smtp: MailServer, make_sender):
-    s = await shop(name="Inkwell Prints")
+    s = await shop(name="Inkwell Prints — Café")
     await Workspace.update({Workspace.email: "hello@inkwell.example"}).where(
         Workspace.id == s.ws.id
     )
@@ -36,14 +36,14 @@ async def test_a_move_emails_the_primary_contact(client, smtp: MailServer, make_
     moved = await advance(client, s.auth, order["id"], "in_production")
     assert moved.status_code == 200, moved.text
 
-    await make_sender(smtp.url).poll()
+    await make_sender(smtp.url).drain()
 
     assert len(smtp.received) == 1
     mail = smtp.received[0]
     assert mail.recipients == [s.contact.email]
     assert mail.message["To"] == s.contact.email
     assert mail.message["Subject"] == f"Order {order['number']} is in production (SHOP-1001)"
-    assert mail.message["From"].addresses[0].display_name == "Inkwell Prints"
+    assert mail.message["From"].addresses[0].display_name == "Inkwell Prints — Café"
     assert mail.message["Reply-To"] == "hello@inkwell.example"
     text = mail.text()
     assert "being printed right now" in text
@@ -70,7 +70,7 @@ async def test_dispatch_carries_carrier_and_tracking(smtp: MailServer, make_send
         carrier="DHL",
         tracking_number="JD014600",
     )
-    await make_sender(smtp.url).poll()
+    await make_sender(smtp.url).drain()
     [mail] = smtp.received
     assert mail.message["Subject"] == f"Order {order.number} has been dispatched"
     assert "on its way with DHL" in mail.text()
@@ -87,7 +87,7 @@ async def test_switched_off_stages_are_muted_and_nothing_is_sent(smtp: MailServe
     await advance_order(
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
-    await make_sender(smtp.url).poll()
+    await make_sender(smtp.url).drain()
     assert smtp.attempts == 0
     assert [r["status"] for r in await _messages()] == ["muted", "muted"]
 
@@ -100,7 +100,7 @@ async def test_without_a_primary_contact_the_row_is_no_contact(smtp: MailServer,
     await advance_order(
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
-    await make_sender(smtp.url).poll()
+    await make_sender(smtp.url).drain()
     assert smtp.attempts == 0
     [row] = await _messages()
     assert (row["status"], row["contact"], row["recipient"]) == ("no_contact", None, "")
@@ -119,15 +119,15 @@ async def test_451_then_250_delivers_once_with_one_message_id(
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
     sender = make_sender(smtp.url)
-    await sender.poll()
+    await sender.drain()
     [row] = await _messages()
     assert (row["status"], row["attempts"]) == ("queued", 1)
     assert row["last_error"] == "451 4.3.0 Try again later"
-    await sender.poll()  # not due yet: the webhook backoff says 60 s
+    await sender.drain()  # not due yet: the webhook backoff says 60 s
     assert smtp.attempts == 1
     fake_clock.advance(61)
-    await sender.poll()
-    await sender.poll()
+    await sender.drain()
+    await sender.drain()
     assert smtp.attempts == 2 and len(smtp.received) == 1
     [row] = await _messages()
     assert (row["status"], row["attempts"]) == ("sent", 2)
@@ -142,9 +142,9 @@ async def test_a_server_down_for_a_while_gets_the_message_when_back(make_sender,
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
     sender = make_sender(f"smtp://127.0.0.1:{port}")
-    await sender.poll()
+    await sender.drain()
     fake_clock.advance(61)
-    await sender.poll()
+    await sender.drain()
     [row] = await _messages()
     assert (row["status"], row["attempts"]) == ("queued", 2)
     assert "ConnectError" in row["last_error"] or "refused" in row["last_error"].lower()
@@ -153,7 +153,7 @@ async def test_a_server_down_for_a_while_gets_the_message_when_back(make_sender,
     await server.start(port)
     try:
         fake_clock.advance(301)
-        await sender.poll()
+        await sender.drain()
         [row] = await _messages()
         assert (row["status"], row["attempts"]) == ("sent", 3)
         assert len(server.received) == 1
@@ -172,10 +172,10 @@ async def test_550_fails_at_once_with_the_reply_kept(smtp: MailServer, make_send
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
     sender = make_sender(smtp.url)
-    await sender.poll()
+    await sender.drain()
     for _ in range(3):
         fake_clock.advance(15_000)
-        await sender.poll()
+        await sender.drain()
     assert smtp.attempts == 1
     [row] = await _messages()
     assert (row["status"], row["attempts"]) == ("failed", 1)
@@ -196,7 +196,7 @@ async def test_temporary_failures_stop_after_the_last_attempt(
     )
     sender = make_sender(smtp.url, max_attempts=3)
     for _ in range(6):
-        await sender.poll()
+        await sender.drain()
         fake_clock.advance(15_000)
     assert smtp.attempts == 3
     [row] = await _messages()
@@ -210,7 +210,7 @@ async def test_without_smtp_url_messages_go_to_the_log(make_sender, caplog):
         actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
     )
     with caplog.at_level("INFO", logger="daemon.mail"):
-        await make_sender(None).poll()
+        await make_sender(None).drain()
     [row] = await _messages()
     assert (row["status"], row["transport"]) == ("sent", "log")
     assert any("SMTP_URL is unset" in r.getMessage() for r in caplog.records)
@@ -229,8 +229,8 @@ async def test_two_senders_in_one_process_never_send_a_message_twice(smtp: MailS
             actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
         )
     first, second = make_sender(smtp.url, worker="a"), make_sender(smtp.url, worker="b")
-    await asyncio.gather(first.poll(), second.poll(), first.poll())
-    await asyncio.gather(first.poll(), second.poll())
+    await asyncio.gather(first.drain(), second.drain(), first.drain())
+    await asyncio.gather(first.drain(), second.drain())
     ids = smtp.message_ids()
     assert len(ids) == 30 and len(set(ids)) == 30
     assert {r["status"] for r in await _messages()} == {"sent"}

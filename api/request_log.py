@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 LOGGER_NAME = "pressline.request"
 QUIET_PATHS = frozenset({"/health"})  # platform probes: DEBUG, so they don't drown the log
 MAX_PATH_CHARS = 2048
+# Paths that carry a credential (the customer's proof link): the line shows the route template
+# in their place, or the prefix alone when no route matched.
+SECRET_PATH_PREFIXES = ("/proofs/",)
 
 log = logging.getLogger(LOGGER_NAME)
 
@@ -42,13 +45,21 @@ def request_line(scope: Scope, status: int, duration_ms: float) -> dict[str, Any
     user: Any = scope.get("user")
     return {
         "method": scope.get("method"),
-        "path": str(scope.get("path", ""))[:MAX_PATH_CHARS],
+        "path": _shown_path(scope),
         "route": scope.get("path_template"),
         "status": status,
         "duration_ms": round(duration_ms, 2),
         "user_id": getattr(user, "user_id", None),
         "workspace_id": getattr(user, "workspace_id", None),
     }
+
+
+def _shown_path(scope: Scope) -> str:
+    path = str(scope.get("path", ""))
+    for prefix in SECRET_PATH_PREFIXES:
+        if path.startswith(prefix):
+            return str(scope.get("path_template") or f"{prefix}…")
+    return path[:MAX_PATH_CHARS]
 
 
 def finish(scope: Scope, status: int, seconds: float) -> None:

@@ -9,9 +9,11 @@ from typing import Any
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 
-from models.tables import ApiToken, Workspace
+from models import clock, proofs
+from models.tables import ApiToken, ArtworkProof, CustomerMessage, StockMovement, Workspace
 from tests import factories
 from tests.admin.support import delivery, member, subscription
+from tests.proofs.files import png
 
 PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
 NOT_RECORDS = {"rest", "file_path"}  # the 404 catch-all and the static files
@@ -65,6 +67,12 @@ FIELDS = {
     "sku colour": 20,
     "order external_ref": 21,
     "order line description": 22,
+    "stock reason": 23,
+    "proof note": 24,
+    "proof file name": 25,
+    "proof comment": 26,
+    "proof answered by": 27,
+    "customer message subject": 28,
 }
 
 
@@ -94,6 +102,31 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         line_skus=[sku.id], external_ref=text("order external_ref", "PO-1"),
     )  # fmt: skip
     invoice = await factories.invoice(order)
+    await StockMovement(
+        workspace=ws.id, sku=sku.id, kind="adjustment", delta_on_hand=5,
+        reason=text("stock reason", "Recount"), actor_kind="user", user=staff.id,
+    ).save()  # fmt: skip
+    proof = proofs.check_file("proof.png", png(8, 8), note=text("proof note", "Front"))
+    proof_token = await proofs.store(
+        workspace_id=ws.id, order_id=order.id, version=1, file=proof, user_id=staff.id,
+        now=clock.now(),
+    )  # fmt: skip
+    await ArtworkProof.update(
+        {
+            ArtworkProof.file_name: text("proof file name", "proof.png"),
+            ArtworkProof.answer: "changes_requested",
+            ArtworkProof.answered_at: clock.now(),
+            ArtworkProof.answered_name: text("proof answered by", "Dana"),
+            ArtworkProof.answered_from: "192.0.2.1",
+            ArtworkProof.customer_comment: text("proof comment", "Bigger logo"),
+        }
+    ).where(ArtworkProof.order == order.id)
+    message = CustomerMessage(
+        workspace=ws.id, order=order.id, customer=customer.id, contact=contact.id,
+        kind="order.stage_changed", subject=text("customer message subject", "Your order"),
+        body="Hello", status="failed", recipient="ann@example.com",
+    )  # fmt: skip
+    await message.save()
     return {
         "token_id": token_id,
         "member_id": staff.id,
@@ -108,4 +141,7 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         "ref": order.number,
         "number": invoice.number,
         "invoice_id": invoice.id,
+        "version": 1,
+        "message_id": message.id,
+        "proof_token": proof_token,
     }

@@ -13,6 +13,16 @@ from models.settings import get_settings
 COUNT_NAMES = {"skus": "SKUs", "paid_invoices": "paid"}
 
 
+def _mail_line() -> str:
+    """Where the customer emails go (docs/customers.md)."""
+    if get_settings().smtp_url:
+        return "customer emails: sent by the worker through SMTP_URL"
+    return (
+        "customer emails: SMTP_URL is unset, so the worker writes each one to its log "
+        "(lines 'email (not sent: SMTP_URL is unset)')"
+    )
+
+
 @command(None, "demo")
 @click.option(
     "--port",
@@ -53,6 +63,7 @@ async def demo(port: int | None) -> Result:
         f"{revoked}):",
         built.token,
         f"admin: {admin}  email {built.admin_email}  {password}",
+        _mail_line(),
         "try it:",
         curl,
     ]

@@ -144,8 +144,9 @@ class OrderArtworkController(Controller):
             )
         except RuleRefused as refused:
             return await self._page(request, order, status_code=422, message=refused.message)
+        back = "" if (await request.form()).get("back") == "order" else "/artwork"
         return await flash.redirect(
             request,
-            f"{PREFIX}/orders/{order.number}/artwork",
+            f"{PREFIX}/orders/{order.number}{back}",
             "The message is queued again; the worker sends it within moments.",
         )

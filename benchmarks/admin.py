@@ -5,8 +5,8 @@
 Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace by
 benchmarks/seed.py (its owner, 1,000 customers, 5,000 SKUs and N orders over three years:
 lines, stage history, artwork, invoices), then one subscription and N deliveries each with an
-attempt; starts one uvicorn process and asks each admin page sequentially with a logged-in
-session cookie; prints p50/p95 in ms.
+attempt, and 500 stock movements for one SKU; starts one uvicorn process and asks each admin
+page sequentially with a logged-in session cookie; prints p50/p95 in ms.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class Seeded:
         self.cookie, self.subscription, self.delivery, self.order = (
             cookie, subscription, delivery, order,
         )  # fmt: skip
+        self.customer, self.sku = 0, ""  # the customer with most orders; a SKU with movements
 
 
 async def seed(url: str, deliveries: int, orders: int) -> Seeded:
@@ -91,8 +92,38 @@ async def seed(url: str, deliveries: int, orders: int) -> Seeded:
         .order_by(Order.id, ascending=False)
         .first()
     )
+    customer, sku = await shop_floor(ws_id, owner_id)
     await db.stop(engine)
-    return Seeded(cookie, sub.id, rows[-1]["id"], order["number"] if order else "1")
+    seeded = Seeded(cookie, sub.id, rows[-1]["id"], order["number"] if order else "1")
+    seeded.customer, seeded.sku = customer, sku
+    return seeded
+
+
+async def shop_floor(ws_id: int, owner_id: int, movements: int = 500) -> tuple[int, str]:
+    """The customer with the most orders, and a SKU given `movements` stock movements (the
+    seed writes levels without movements)."""
+    from models import clock
+    from models.tables import Order, Sku, StockMovement
+
+    counts = await Order.raw(
+        "SELECT customer, COUNT(*) AS n FROM orders WHERE workspace = {} "
+        "GROUP BY customer ORDER BY n DESC LIMIT 1",
+        ws_id,
+    )
+    sku = await Sku.select(Sku.id, Sku.code).where(Sku.workspace == ws_id).first()
+    assert sku is not None  # the seed made SKUs
+    start = clock.now() - dt.timedelta(days=200)
+    await StockMovement.insert(
+        *[
+            StockMovement(
+                workspace=ws_id, sku=sku["id"], at=start + dt.timedelta(hours=n),
+                kind="adjustment", delta_on_hand=1, reason="count", actor_kind="user",
+                user=owner_id,
+            )
+            for n in range(movements)
+        ]
+    )  # fmt: skip
+    return int(counts[0]["customer"]), str(sku["code"])
 
 
 def timed(url: str, cookie: str, count: int) -> tuple[float, float]:
@@ -126,6 +157,18 @@ async def run(backend: str, deliveries: int, orders: int, count: int) -> list[li
                 f"/admin/deliveries?subscription={seeded.subscription}&page=100",
                 f"/admin/deliveries/{seeded.delivery}",
                 "/admin/webhooks",
+                "/admin/customers",
+                "/admin/customers?q=a",
+                "/admin/customers?page=10",
+                f"/admin/customers/{seeded.customer}",
+                "/admin/inventory",
+                "/admin/inventory?status=low",
+                "/admin/inventory?q=tee",
+                "/admin/inventory?page=40",
+                f"/admin/inventory/{seeded.sku}",
+                "/admin/invoices",
+                "/admin/invoices?status=issued",
+                "/admin/invoices?page=20",
             ]
             for path in pages:
                 timed(server.base + path, seeded.cookie, 10)  # warm up

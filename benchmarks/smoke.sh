@@ -20,4 +20,5 @@ run benchmarks.metrics
 run benchmarks.scale --smoke
 run benchmarks.hotpaths smoke
 run benchmarks.ceiling --smoke
+run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin page answers
 echo "== benchmarks: all smoke runs passed"

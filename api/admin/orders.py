@@ -86,7 +86,7 @@ class OrderController(Controller):
             newer=_url("/orders", **kept, page=number - 1) if number > 1 else None,
             older=_url("/orders", **kept, page=number + 1)
             if number * order_pages.PER_PAGE < total else None,
-            page_number=number, notice=(await flash.take(request)).notice,
+            notice=(await flash.take(request)).notice,
         )  # fmt: skip
 
     @get("/board")
@@ -95,7 +95,7 @@ class OrderController(Controller):
         return page(
             request, "board.html", here="board", title="Board",
             columns=await order_pages.board(user.workspace_id), shown=Shown(user.timezone),
-            limit=order_pages.BOARD_CARDS, notice=(await flash.take(request)).notice,
+            notice=(await flash.take(request)).notice,
         )  # fmt: skip
 
     @get("/{ref:str}")

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from models import db
+from models import db, statements
 from models.errors import InvalidFields
+from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -281,3 +282,35 @@ async def link_file(token: str) -> dict[str, Any] | None:
         .first()
     )
     return row
+
+
+CHANGES_REQUESTED = Sql(
+    """
+    SELECT o.number, c.name, p.version, p.customer_comment, UTC_TEXT(p.answered_at)
+    FROM artwork_proofs p
+    JOIN orders o ON o.id = p."order"
+    JOIN customers c ON c.id = o.customer
+    JOIN artwork a ON a."order" = p."order"
+    WHERE p.workspace = $1 AND p.answer = 'changes_requested' AND a.status = 'changes_requested'
+      AND a.version = p.version AND o.stage = 'artwork'
+    ORDER BY p.answered_at DESC
+    LIMIT $2
+    """
+)
+
+
+async def changes_requested(workspace_id: int, limit: int = 10) -> list[dict[str, Any]]:
+    """Orders in artwork whose customer asked for changes to the current proof, with the
+    comment (the admin's overview), most recent answer first."""
+    async with statements.connection() as conn:
+        rows = await conn.rows(CHANGES_REQUESTED, workspace_id, limit)
+    return [
+        {
+            "number": r[0],
+            "customer": r[1],
+            "version": r[2],
+            "comment": r[3],
+            "answered_at": statements.iso(r[4]),
+        }
+        for r in rows
+    ]

@@ -133,6 +133,7 @@ async def order_detail(conn: Reader, request: Request, order_id: int) -> Any:
         lines=await conn.all(order_queries.ORDER_LINES, order_id),
         history=await conn.all(order_queries.HISTORY, order_id),
         invoices=await conn.all(order_queries.INVOICES, order_id),
+        proofs=await conn.all(order_queries.PROOFS, order_id),
     )
     return order_detail_body(rows, request.principal.timezone)
 

@@ -41,6 +41,7 @@ LAYERS = (
     ("uvicorn/", "uvicorn + httptools"),
     ("httptools/", "uvicorn + httptools"),
     ("api/request_log.py", "request log + logging"),
+    ("api/request_path.py", "api/ request path layer"),
     ("logging/", "request log + logging"),
     ("api/ratelimit.py", "api/ rate limit"),
     ("api/", "api/ (handlers, schemas, auth)"),
@@ -274,16 +275,40 @@ def profile(url: str, args: argparse.Namespace) -> None:
         print(summarise_pstats(stats, max(1, requests)))
 
 
+# (file suffix, function) → a step of the request, timed inclusive of what it calls.
+STEPS = (
+    ("api/auth.py", "authenticate", "token → user → plan (its statement included)"),
+    ("api/ratelimit.py", "hit", "rate limit (RateLimiter.hit)"),
+    ("api/metrics.py", "observe", "metrics observation"),
+    ("logging/__init__.py", "findCaller", "log line: the caller looked up"),
+    ("logging/__init__.py", "makeRecord", "log line: the record made"),
+    ("logging/__init__.py", "callHandlers", "log line: formatted and written"),
+    ("litestar/routes/http.py", "_call_handler_function", "Litestar: handler call + response"),
+    ("litestar/response/base.py", "to_asgi_response", "Litestar: response object → ASGI"),
+    ("uvicorn/protocols/http/httptools_impl.py", "send", "uvicorn: writing the response"),
+)
+
+
+def _short_path(filename: str) -> str:
+    path = filename.split("site-packages/")[-1]
+    if path.startswith(str(common.ROOT)):
+        return path[len(str(common.ROOT)) + 1 :]
+    return path.split("/lib/python3.11/")[-1]  # the standard library: logging/…, asyncio/…
+
+
 def summarise_pstats(stats: Any, requests: int) -> str:
-    """Own time (tottime) by layer and the costliest functions, in µs per request."""
+    """Own time (tottime) by layer, a few steps inclusive, and the costliest functions, in µs
+    per request."""
     by_layer: Counter[str] = Counter()
+    steps: Counter[str] = Counter()
     functions: list[tuple[float, float, int, str]] = []
     for (filename, line, name), (_, calls, own, cumulative, _) in stats.stats.items():
-        path = filename.split("site-packages/")[-1]
-        if path.startswith(str(common.ROOT)):
-            path = path[len(str(common.ROOT)) + 1 :]
+        path = _short_path(filename)
         by_layer[layer_of(f"{name} ({path}:{line})")] += own
         functions.append((own, cumulative, calls, f"{name} ({path}:{line})"))
+        for suffix, function, step in STEPS:
+            if path.endswith(suffix) and name == function:
+                steps[step] += cumulative
     functions.sort(reverse=True)
     total = sum(by_layer.values())
 
@@ -297,6 +322,11 @@ def summarise_pstats(stats: Any, requests: int) -> str:
             common.table(
                 ["layer (own time)", "µs/request", "share"],
                 [(k, us(v), f"{100 * v / total:.1f}%") for k, v in by_layer.most_common()],
+            ),
+            "",
+            common.table(
+                ["step (inclusive)", "µs/request", "share"],
+                [(k, us(v), f"{100 * v / total:.1f}%") for k, v in steps.items()],
             ),
             "",
             common.table(

@@ -14,6 +14,7 @@ from litestar import Litestar
 from api import ratelimit
 from api.app import create_app
 from models import clock
+from models.settings import read
 from models.tables import ApiToken, User, Workspace
 from tests import factories
 
@@ -213,3 +214,29 @@ async def test_redis_outage_falls_back_to_in_process_counts(caplog):
     assert [d.allowed for d in decisions] == [True, True, False]
     assert decisions[2].retry_after >= 1
     assert "Redis unavailable" in caplog.text
+
+
+async def test_a_redis_outage_is_logged_once_and_counted_in_metrics(caplog):
+    """Each time a process stops counting in Redis it says so once, and /metrics counts it."""
+    from prometheus_client import REGISTRY
+
+    def fallbacks() -> float:
+        return REGISTRY.get_sample_value("pressline_rate_limit_redis_fallbacks_total") or 0.0
+
+    before = fallbacks()
+    window = ratelimit.RedisWindow("redis://127.0.0.1:1/0", timeout=0.05)
+    try:
+        with caplog.at_level(logging.WARNING, logger="pressline.ratelimit"):
+            decisions = [await window.hit("k", 10) for _ in range(5)]
+    finally:
+        await window.close()
+    assert all(d.allowed for d in decisions)  # decided in-process, never refused for it
+    assert caplog.text.count("Redis unavailable") == 1
+    assert fallbacks() == before + 1
+
+
+def test_the_redis_wait_comes_from_the_settings():
+    settings = read({"REDIS_URL": "redis://127.0.0.1:1/0", "RATE_LIMIT_REDIS_TIMEOUT": "0.25"})
+    limiter = ratelimit.RateLimiter.from_settings(settings)
+    assert isinstance(limiter.window, ratelimit.RedisWindow)
+    assert limiter.window.budget == 0.25

@@ -26,6 +26,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from api import ratelimit
+from models import accounts
+from models.tables import ApiToken, User, Workspace
 from tests import factories
 
 REDIS_URL = os.environ.get("REDIS_URL_FOR_TESTS", "redis://127.0.0.1:6379/0")
@@ -177,6 +179,35 @@ async def test_two_web_processes_share_one_users_limit(web_processes):
             assert 1 <= int(response.headers["Retry-After"]) <= 60
     assert fresh.status_code == 200
     assert fresh.headers["X-RateLimit-Remaining"] == "59"
+
+
+async def test_revocation_and_deactivation_act_at_once_on_every_web_process(web_processes):
+    """Neither process keeps a token's answer: a change made in the database by anyone (the
+    admin, the CLI, another process) is seen by the very next request on each of them."""
+    _, user, auth = await factories.account()
+    ws, other_user, other = await factories.account()
+    async with httpx.AsyncClient(timeout=10) as client:
+
+        async def statuses(headers: dict[str, str]) -> list[int]:
+            return [
+                (await client.get(f"{base}/api/v1/me", headers=headers)).status_code
+                for base in web_processes
+            ]
+
+        assert await statuses(auth) == [200, 200]
+        assert await statuses(other) == [200, 200]
+        await accounts.revoke_token(
+            (await ApiToken.select(ApiToken.id).where(ApiToken.user == user.id).first())["id"]
+        )
+        revoked = await statuses(auth)
+        await User.update({User.is_active: False}).where(User.id == other_user.id)
+        deactivated = await statuses(other)
+        await User.update({User.is_active: True}).where(User.id == other_user.id)
+        await Workspace.update({Workspace.plan: "standard"}).where(Workspace.id == ws.id)
+        downgraded = await statuses(other)
+    assert revoked == [401, 401]
+    assert deactivated == [403, 403]
+    assert downgraded == [422, 422]
 
 
 # --- faults: a private redis-server of the test's own, stopped, restarted and hung ----------

@@ -110,18 +110,6 @@ def order_request(typed: dict[str, Any]) -> OrderCreate:
     return request
 
 
-def new_lines(request: OrderCreate) -> list[orders.NewLine]:
-    return [
-        orders.NewLine(
-            description=line.description,
-            quantity=line.quantity,
-            unit_price_cents=line.unit_price_cents,
-            sku=line.sku,
-        )
-        for line in request.lines
-    ]
-
-
 def form_errors(errors: dict[str, list[str]], typed: dict[str, Any]) -> dict[str, list[str]]:
     """API error keys (`lines.0.unit_price_cents`) as the typed form's fields
     (`lines-3-unit_price`); the messages are the API's own."""

@@ -19,7 +19,6 @@ from api.admin.order_forms import (
     Shown,
     form_errors,
     move_request,
-    new_lines,
     order_request,
     typed_move,
     typed_order,
@@ -148,7 +147,7 @@ class OrderController(Controller):
             body = order_request(typed)
             created = await orders.create(
                 workspace_id=request.user.workspace_id, customer_id=body.customer_id,
-                lines=new_lines(body), due_by=body.due_by, external_ref=body.external_ref,
+                lines=body.new_lines(), due_by=body.due_by, external_ref=body.external_ref,
                 actor=_actor(request),
             )  # fmt: skip
         except InvalidFields as invalid:

@@ -118,15 +118,7 @@ class OrderController(Controller):
         idempotency_key: IdempotencyKeyHeader = None,
     ) -> Response[OrderDetail]:
         principal = request.user
-        lines = [
-            orders.NewLine(
-                description=line.description,
-                quantity=line.quantity,
-                unit_price_cents=line.unit_price_cents,
-                sku=line.sku,
-            )
-            for line in data.lines
-        ]
+        lines = data.new_lines()
 
         async def create() -> Outcome:
             created = await orders.create(

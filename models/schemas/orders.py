@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from models.errors import InvalidFields
+from models.orders import NewLine
 from models.queries.orders import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
 from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.schemas.rules import NO_NUL, NOT_BLANK, DateBetween, Refused
@@ -340,6 +341,18 @@ class OrderCreate(Schema):
         ]
         | None
     ) = None
+
+    def new_lines(self) -> list[NewLine]:
+        """The lines as models.orders.create takes them."""
+        return [
+            NewLine(
+                description=line.description,
+                quantity=line.quantity,
+                unit_price_cents=line.unit_price_cents,
+                sku=line.sku,
+            )
+            for line in self.lines
+        ]
 
 
 class AdvanceRequest(Schema):

@@ -15,12 +15,10 @@ from models.queries.filters import MAX_ID
 from models.tables import (
     ApiToken,
     Customer,
-    Order,
     Workspace,
 )
 
 PAGE_SIZE = 50
-CLOSED_STAGES = ("dispatched", "cancelled")
 
 
 def _known(row_id: int | None) -> bool:
@@ -46,16 +44,12 @@ async def overview(workspace_id: int) -> dict[str, Any]:
         raise NotFoundError("workspace not found")
     trial = None if ws["trial_ends_at"] is None else statements.when(ws["trial_ends_at"])
     plan = plans.effective_plan(ws["plan"], trial, now)
-    open_orders = await Order.count().where(
-        (Order.workspace == workspace_id) & Order.stage.not_in(list(CLOSED_STAGES))
-    )
     return {
         "name": ws["name"],
         "plan": ws["plan"],
         "effective_plan": plan,
         "trial_ends_at": trial if trial is not None and trial > now else None,
         "includes_api": plans.includes_api(plan),
-        "open_orders": open_orders,
         "open_order_limit": plans.open_order_limit(plan, ws["open_order_limit"]),
     }
 

@@ -371,6 +371,7 @@ async def test_overview_shows_the_shop_floor(shop: Shop) -> None:
     await factories.sku(shop.ws, on_hand=0, discontinued=True)
     page = await shop.client.get("/admin/")
     text = re.sub(r"\s+", " ", page.text)
+    assert 'Open orders</div> <div class="figure">2 / 500<' in text
     assert 'Overdue orders</div> <div class="figure">1<' in text
     assert 'Low-stock SKUs</div> <div class="figure">1<' in text
     assert "123.45 GBP" in text and "1 issued, not yet paid" in text

@@ -22,9 +22,18 @@ from playwright.sync_api import Page, expect
 from models import catalogue, clock, orders
 from models.actors import Actor
 from models.orders import NewLine
-from models.tables import ApiToken, Contact, Customer, Invoice, Sku, StockMovement, WebhookEvent
+from models.tables import (
+    ApiToken,
+    Contact,
+    Customer,
+    Invoice,
+    Sku,
+    StockMovement,
+    User,
+    WebhookEvent,
+)
 from tests import factories
-from tests.admin.support import member
+from tests.admin.support import PASSWORD, member
 from tests.browser.conftest import PHONE, ROOT, SCREENSHOTS, Stack
 from tests.browser.test_admin import log_in
 
@@ -236,3 +245,72 @@ def test_mark_an_invoice_paid(shop: dict, stack: Stack, page: Page) -> None:
     order = stack.api("GET", f"/api/v1/orders/{shop['invoice'].order}", shop["token"]).json()
     assert [i["status"] for i in order["invoices"]] == ["paid"]
     assert re.search(r"paid", page.locator(f"#invoice-{number}").inner_text())
+
+
+def test_staff_and_tokens_confirm_and_never_repeat(shop: dict, stack: Stack, page: Page) -> None:
+    """The last owner has no Deactivate; a member gets a password from the owner and is
+    deactivated after a confirmation page; a new token is shown once and a reload makes no
+    second one; the owner changes their own password."""
+    log_in(page, stack, "olive@inkwell.example")
+    page.click("nav >> text=Staff")
+    own = page.locator("tr", has_text="Olive Owner")
+    expect(own).to_contain_text("the only active owner")
+    expect(own.locator("text=Deactivate")).to_have_count(0)
+    page.fill("#name", "Sam Staff")
+    page.fill("#email", "sam@inkwell.example")
+    page.fill("#password", "sam's first password")
+    page.click("button:has-text('Add member')")
+    expect(page.locator(".notice")).to_contain_text("The member was added: Sam Staff (staff)")
+    sam = page.locator("tr", has_text="Sam Staff")
+    sam.locator("text=Set password").click()
+    page.fill("#password", "sam's second password")
+    page.fill("#confirm_password", "sam's second password")
+    page.click("button:has-text('Set password')")
+    expect(page.locator(".notice")).to_contain_text("Sam Staff's password was set")
+    page.locator("tr", has_text="Sam Staff").locator("text=Deactivate").click()
+    expect(page.locator("h1")).to_have_text("Deactivate Sam Staff?")
+    axe(page)
+    page.click("button:has-text('Deactivate Sam Staff')")
+    expect(page.locator(".notice")).to_contain_text("Sam Staff was deactivated")
+    expect(page.locator("tr", has_text="Sam Staff")).to_contain_text("deactivated")
+    axe(page)
+    shots(page, "staff")
+
+    page.click("nav >> text=API tokens")
+    page.fill("#name", "Label printer")
+    page.click("button:has-text('Create token')")
+    expect(page).to_have_url(re.compile(r"/admin/tokens/created$"))
+    token = page.locator("#new-token").inner_text().strip()
+    axe(page)
+    page.reload()  # the value is gone, and no second token is made
+    expect(page).to_have_url(re.compile(r"/admin/tokens$"))
+    assert token not in page.content()
+    expect(page.locator("tr", has_text="Label printer")).to_have_count(1)
+    axe(page)
+    shots(page, "tokens")
+    assert stack.api("GET", "/api/v1/me", token).status_code == 200
+
+    page.click("header.top >> text=Olive Owner (owner)")
+    page.fill("#current_password", PASSWORD)
+    page.fill("#new_password", "olive's new password")
+    page.fill("#confirm_password", "olive's new password")
+    page.click("button:has-text('Change password')")
+    expect(page.locator(".notice")).to_contain_text("Your password was changed")
+    axe(page)
+
+    async def read() -> tuple[bool, bool, bool, int]:
+        from models import passwords
+
+        rows = {
+            r["email"]: r for r in await User.select(User.email, User.is_active, User.password_hash)
+        }
+        sam_row, olive = rows["sam@inkwell.example"], rows["olive@inkwell.example"]
+        tokens = await ApiToken.count().where(ApiToken.name == "Label printer")
+        return (
+            sam_row["is_active"],
+            passwords.verify(sam_row["password_hash"], "sam's second password"),
+            passwords.verify(olive["password_hash"], "olive's new password"),
+            tokens,
+        )
+
+    assert in_database(read) == (False, True, True, 1)

@@ -180,6 +180,7 @@ class Link:
     customer_comment: str | None
     state: LinkState
     lines: list[dict[str, Any]]
+    timezone: str  # the shop's: times on the page are shown in it
 
 
 def _state(row: dict[str, Any], now: dt.datetime) -> LinkState:
@@ -229,6 +230,7 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         Order.external_ref,
         Order.customer,
         Order.workspace.name.as_alias("shop"),
+        Order.workspace.timezone.as_alias("timezone"),
     ).where(Order.id == row["order"])
     if lock and db.is_postgres():  # an answer re-reads the link with the order locked
         order_query = order_query.lock_rows("NO KEY UPDATE", of=(Order,))
@@ -269,16 +271,18 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         customer_comment=row["customer_comment"],
         state=_state(facts, now),
         lines=lines,
+        timezone=order["timezone"],
     )
 
 
-async def link_file(token: str) -> dict[str, Any] | None:
-    """The file of the link's proof (for the customer's page), whatever its state."""
+async def link_file(token: str, now: dt.datetime) -> dict[str, Any] | None:
+    """The file of the link's proof (for the customer's page) while the link is valid: an
+    answered or superseded proof stays viewable, an expired link shows nothing."""
     if not 20 <= len(token) <= 100:
         return None
     row: dict[str, Any] | None = await (
         ArtworkProof.select(ArtworkProof.file_name, ArtworkProof.content_type, ArtworkProof.data)
-        .where(ArtworkProof.token_digest == digest(token))
+        .where(ArtworkProof.token_digest == digest(token), ArtworkProof.token_expires_at > now)
         .first()
     )
     return row

@@ -7,6 +7,7 @@ import hashlib
 import hmac
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 from litestar import Response
@@ -25,11 +26,17 @@ _env = jinja2.Environment(
 )
 
 
-def _date(value: dt.datetime | None) -> str:
+def _date(value: dt.datetime | None, timezone: str = "UTC") -> str:
+    """`25 November 2026, 14:18 GMT` in the shop's time zone."""
     if value is None:
         return ""
     value = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-    return f"{value.astimezone(dt.UTC):%-d %B %Y, %H:%M} UTC"
+    try:
+        zone: dt.tzinfo = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = dt.UTC
+    local = value.astimezone(zone)
+    return f"{local:%-d %B %Y, %H:%M} {local.tzname()}"
 
 
 def _size(value: int) -> str:

@@ -61,7 +61,7 @@ async def show_proof(token: Token) -> Response[str]:
 
 @get("/{token:str}/file", include_in_schema=False)
 async def proof_file(token: Token) -> Response[Any]:
-    found = await proofs.link_file(token)
+    found = await proofs.link_file(token, clock.now())
     if found is None:
         return _not_found()
     return file_response(found)

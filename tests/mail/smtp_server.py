@@ -68,10 +68,11 @@ class MailServer:
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
-    async def start(self, port: int = 0) -> None:
+    async def start(self, port: int = 0, **options: Any) -> None:
+        """Listen on 127.0.0.1; `options` go to aiosmtpd's SMTP (authentication, say)."""
         loop = asyncio.get_running_loop()
         self.server = await loop.create_server(
-            lambda: SMTP(self, hostname="mail.test", loop=loop), "127.0.0.1", port
+            lambda: SMTP(self, hostname="mail.test", loop=loop, **options), "127.0.0.1", port
         )
         self.port = self.server.sockets[0].getsockname()[1]
 

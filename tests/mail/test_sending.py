@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from models.actors import OPERATOR
 from models.mail.status import MessageStatus
 from models.stage_moves import advance_order
@@ -234,3 +236,40 @@ async def test_two_senders_in_one_process_never_send_a_message_twice(smtp: MailS
     ids = smtp.message_ids()
     assert len(ids) == 30 and len(set(ids)) == 30
     assert {r["status"] for r in await _messages()} == {"sent"}
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+async def test_smtp_url_credentials_log_in(make_sender):
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    def check(_: Any, __: Any, ___: Any, mechanism: str, data: Any) -> AuthResult:
+        ok = isinstance(data, LoginPassword) and (data.login, data.password) == (
+            b"shop",
+            b"p@ss:word",
+        )
+        return AuthResult(success=ok)
+
+    server = MailServer()
+    await server.start(auth_required=True, auth_require_tls=False, authenticator=check)
+    try:
+        s = await shop()
+        for _ in range(2):
+            order = await _order(s)
+            await advance_order(
+                actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+            )
+        good = f"smtp://shop:p%40ss%3Aword@127.0.0.1:{server.port}"
+        await make_sender(good).drain()
+        assert len(server.received) == 2
+        assert [r["status"] for r in await _messages()] == ["sent", "sent"]
+
+        order = await _order(s)
+        await advance_order(
+            actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+        )
+        await make_sender(f"smtp://shop:wrong@127.0.0.1:{server.port}").drain()
+        last = (await _messages())[-1]  # refused credentials: an error kept, nothing sent
+        assert last["status"] != "sent" and last["attempts"] == 1 and last["last_error"]
+        assert len(server.received) == 2
+    finally:
+        await server.stop()

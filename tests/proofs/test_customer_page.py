@@ -31,7 +31,14 @@ async def test_the_customer_sees_the_proof_and_approves_it(staff, customer):
 
     page = await customer.get(link)
     assert page.status_code == 200
-    for shown in ("Inkwell Prints", s.order.number, "SHOP-1001", "Front print", "Left chest"):
+    for shown in (
+        "Inkwell Prints",
+        s.order.number,
+        "SHOP-1001",
+        "Front print",
+        "Left chest",
+        "GMT",
+    ):
         assert shown in page.text, shown
     assert f'<img src="{link}/file"' in page.text
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
@@ -121,6 +128,9 @@ async def test_stale_links_say_why_and_change_nothing(staff, customer):
     ).where(ArtworkProof.version == 2)
     expired = await customer.post(f"{second}/approve", data={"_csrf": form_token(second_page)})
     assert expired.status_code == 409 and "expired" in expired.text
+    assert f"{second}/file" not in expired.text
+    assert (await customer.get(f"{second}/file")).status_code == 404
+    assert (await customer.get(f"{first}/file")).status_code == 200  # superseded: viewable
     assert (await _artwork(s))["status"] == "awaiting_approval"
 
     await ArtworkProof.update(

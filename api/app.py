@@ -11,7 +11,7 @@ from litestar.enums import HttpMethod
 from litestar.routes import HTTPRoute
 from piccolo.table import Table
 
-from api import links, metrics, openapi, ratelimit, request_log
+from api import idempotency, links, metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
 from api.controllers import health
@@ -117,6 +117,7 @@ def create_app() -> Litestar:
     app.asgi_handler = RequestPath(app.asgi_handler, limiter)
     drop_framework_400(app.openapi_schema)
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
+    idempotency.document_retry_after(app.openapi_schema)
     health.document_public(app.openapi_schema)
     openapi.give_headers_a_schema(app.openapi_schema)
     document_events(app, app.openapi_schema)

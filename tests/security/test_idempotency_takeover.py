@@ -125,3 +125,17 @@ async def test_a_claim_left_by_a_dead_request_is_taken_over_after_its_lease(
     answer = await create(client, s.auth, body, **KEY)
     assert answer.status_code == 201, answer.text
     assert await Order.count() == 1
+
+
+async def test_the_openapi_schema_documents_retry_after_on_409(client: httpx.AsyncClient) -> None:
+    schema = (await client.get("/schema/openapi.json")).json()
+    conflicts = [
+        operation["responses"]["409"]
+        for item in schema["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "409" in operation.get("responses", {})
+    ]
+    assert conflicts, "the keyed POSTs document their 409"
+    for conflict in conflicts:
+        header = conflict["headers"]["Retry-After"]
+        assert header["required"] is True and header["schema"]["type"] == "integer"

@@ -10,7 +10,7 @@ import click
 from cli.output import DECIMAL, ON_OFF, Result, command, moment
 from models import accounts, plans
 from models.mail import workspace as mail
-from models.messages import EMAIL_STAGES
+from models.mail.stages import EMAIL_STAGES
 
 PLAN_HELP = "|".join(plans.PLANS)
 

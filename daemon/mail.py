@@ -32,7 +32,7 @@ from daemon import retry
 from models import clock, logs
 from models.mail import links, notices, queue
 from models.mail.queue import Email, Outcome
-from models.mail.smtp_url import SmtpTarget, parse_smtp_url
+from models.smtp_url import SmtpTarget, parse_smtp_url
 from models.mail.status import MessageStatus, Transport
 from models.settings import Settings, get_settings
 

@@ -8,30 +8,15 @@ kept, so the move is on record for the customer)."""
 from __future__ import annotations
 
 import datetime as dt
-from email.utils import make_msgid
 from typing import Any
 
 from models import clock, db
 from models.errors import NotFoundError, RuleRefused
+from models.mail.ids import message_id
 from models.mail.render import STAGE_WORDS, Rendered, due_date, render
+from models.mail.stages import parse_mail_stages
 from models.mail.status import MessageStatus
-from models.settings import get_settings
-from models.stages import STAGES
 from models.tables import Contact, CustomerMessage, Order
-
-DEFAULT_MAIL_STAGES = ("in_production", "dispatched")
-EMAIL_STAGES = STAGES  # one switch per stage a move can reach (cancel included)
-
-
-def parse_mail_stages(text: str) -> tuple[str, ...]:
-    """The stored comma list as stage codes (unknown codes dropped)."""
-    chosen = {part.strip() for part in text.split(",")}
-    return tuple(stage for stage in EMAIL_STAGES if stage in chosen)
-
-
-def message_id() -> str:
-    """A new Message-ID on the sending domain; kept on the row across retries."""
-    return make_msgid(domain=get_settings().sender.rpartition("@")[2] or "localhost")
 
 
 async def _facts(workspace_id: int, order_id: int, customer_id: int) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from models.mail.smtp_url import parse_smtp_url
+from models.smtp_url import parse_smtp_url
 from models.urls import masked_url
 
 DEFAULT_DATABASE_URL = "sqlite:///pressline.sqlite3"

@@ -15,7 +15,7 @@ from api.admin.security import PREFIX, owner_only
 from models.errors import InvalidFields
 from models.mail import workspace as mail
 from models.mail.render import STAGE_WORDS
-from models.messages import EMAIL_STAGES
+from models.mail.stages import EMAIL_STAGES
 
 
 class SettingsController(Controller):

@@ -15,9 +15,9 @@ import datetime as dt
 from typing import Any
 
 from models import db, statements
+from models.mail.ids import message_id
 from models.mail.links import link
 from models.mail.render import render
-from models.messages import message_id
 from models.statements import Sql
 from models.tables import StaffNotice
 

@@ -10,7 +10,7 @@ import msgspec
 
 from models import clock
 from models.errors import FieldErrors, NotFoundError
-from models.messages import EMAIL_STAGES, parse_mail_stages
+from models.mail.stages import EMAIL_STAGES, parse_mail_stages
 from models.tables import Workspace
 
 

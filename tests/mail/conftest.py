@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 
 from daemon.mail import MailConfig, MailSender
-from models.mail.smtp_url import parse_smtp_url
+from models.smtp_url import parse_smtp_url
 from tests.daemon.support import FakeClock
 from tests.mail.smtp_server import MailServer
 

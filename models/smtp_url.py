@@ -1,4 +1,5 @@
-"""SMTP_URL read once: `smtp://user:pass@host:port`, `smtps://` for implicit TLS, `?starttls=1`."""
+"""SMTP_URL read once: `smtp://user:pass@host:port`, `smtps://` for implicit TLS, `?starttls=1`
+(a module of its own: the settings check it, the worker uses it)."""
 
 from __future__ import annotations
 

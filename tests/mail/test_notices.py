@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import httpx
 
+from daemon.deliver import Outcome
+from daemon.store import open_store
 from models import clock
 from models.tables import StaffNotice, WebhookSubscription
 from models.webhooks import subscriptions
 from tests import factories
 from tests.admin.support import log_in, member
+from tests.daemon import support
+from tests.daemon.conftest import config
 from tests.mail.smtp_server import MailServer
 
 REASON = "20 consecutive failed delivery attempts"
@@ -63,3 +67,32 @@ async def test_active_owners_are_emailed_once_and_see_a_banner(
     assert "quiet" not in banner.text
     await subscriptions.enable(row["id"])
     assert "Webhooks stopped" not in (await browser.get("/admin/notices/banner")).text
+
+
+async def test_a_deactivation_by_the_delivery_store_is_announced(
+    smtp: MailServer, make_sender, fake_clock
+):
+    """The webhook worker's own failure count (daemon/record.py) deactivates; the mail job
+    finds it and tells the owner."""
+    ws = await factories.workspace(name="Inkwell Prints")
+    await member(ws, role="owner", email="olive@inkwell.example")
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
+    await support.queued(ws, sub, 3)
+    store = open_store()
+    try:
+        claimed = await store.claim(
+            worker="a", limits=support.limits(10), now=fake_clock(), lease=30
+        )
+        failed = [
+            (item, Outcome(started_at=fake_clock(), status_code=500, duration_ms=3))
+            for item in claimed
+        ]
+        await store.record(failed, worker="a", config=config(deactivate_after=3), now=fake_clock())
+    finally:
+        await store.close()
+    assert (await support.load_subscription(sub)).is_active is False
+
+    await make_sender(smtp.url).drain()
+    [mail] = smtp.received
+    assert mail.recipients == ["olive@inkwell.example"]
+    assert "3 consecutive failed delivery attempts" in mail.text()

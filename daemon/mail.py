@@ -32,9 +32,9 @@ from daemon import retry
 from models import clock, logs
 from models.mail import links, notices, queue
 from models.mail.queue import Email, Outcome
-from models.smtp_url import SmtpTarget, parse_smtp_url
 from models.mail.status import MessageStatus, Transport
 from models.settings import Settings, get_settings
+from models.smtp_url import SmtpTarget, parse_smtp_url
 
 log = logging.getLogger("daemon.mail")
 _ADDRESS = re.compile(r"[^@\s<>,;:\"()\[\]]+@[^@\s<>,;:\"()\[\]]+")
@@ -82,13 +82,13 @@ def compose(email: Email, sender: str) -> bytes:
         message.attach(MIMEText(email.html, "html", "utf-8"))
     else:
         message = text
-    message["From"] = formataddr((email.from_name, sender), charset="utf-8")
+    # One line each: a name or subject can never add a header of its own.
+    message["From"] = formataddr((" ".join(email.from_name.split()), sender), charset="utf-8")
     message["To"] = email.recipient
     if email.reply_to:
         message["Reply-To"] = email.reply_to
-    message["Subject"] = (
-        Header(email.subject, "utf-8").encode() if not email.subject.isascii() else email.subject
-    )
+    subject = " ".join(email.subject.split())
+    message["Subject"] = Header(subject, "utf-8").encode() if not subject.isascii() else subject
     message["Message-ID"] = email.message_id
     message["Date"] = formatdate(localtime=False, usegmt=True)
     return message.as_bytes()

@@ -273,3 +273,16 @@ async def test_smtp_url_credentials_log_in(make_sender):
         assert len(server.received) == 2
     finally:
         await server.stop()
+
+
+async def test_names_and_subjects_cannot_add_headers(smtp: MailServer, make_sender):
+    s = await shop(name="Evil\r\nBcc: victim@example.com")
+    order = await _order(s, external_ref="R1\r\nX-Injected: yes")
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
+    await make_sender(smtp.url).drain()
+    [mail] = smtp.received
+    assert mail.recipients == [s.contact.email]
+    assert mail.message["Bcc"] is None and mail.message["X-Injected"] is None
+    assert mail.message["From"].addresses[0].display_name == "Evil Bcc: victim@example.com"

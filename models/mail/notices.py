@@ -102,12 +102,17 @@ async def queue_deactivation_notice(
 
 
 async def queue_deactivation_notices(now: dt.datetime) -> int:
-    """Notices for every recent deactivation not told yet (the mail job, each poll)."""
+    """Notices for every recent deactivation not told yet (the mail job, each poll). The
+    look is a plain read; a write transaction is opened only when there is something to tell
+    (on SQLite a transaction takes the database's write lock)."""
+    async with statements.connection() as conn:
+        untold = await conn.rows(UNTOLD, now - LOOK_BACK, OPERATOR_DISABLED)
+        owners = {row[1]: list(await conn.rows(OWNERS, row[1])) for row in untold}
+    if not untold:
+        return 0
     queued = 0
-    async with db.transaction(), statements.connection() as conn:
-        for sub_id, workspace_id, url, reason, at, shop in await conn.rows(
-            UNTOLD, now - LOOK_BACK, OPERATOR_DISABLED
-        ):
+    async with db.transaction():
+        for sub_id, workspace_id, url, reason, at, shop in untold:
             queued += await queue_deactivation_notice(
                 subscription_id=sub_id,
                 workspace_id=workspace_id,
@@ -115,7 +120,7 @@ async def queue_deactivation_notices(now: dt.datetime) -> int:
                 url=url,
                 reason=reason or "deactivated",
                 deactivated_at=statements.when(at),
-                owners=list(await conn.rows(OWNERS, workspace_id)),
+                owners=owners[workspace_id],
                 now=now,
             )
     return queued

@@ -183,7 +183,7 @@ class MailSender:
         self._idle.clear()
         try:
             await notices.queue_deactivation_notices(self.now())
-            while not self.stopping:
+            while not self.stopping and await queue.anything_due(self.now()):
                 emails = await queue.claim(
                     worker=self.worker, limit=limit, now=self.now(), lease=self.config.lease
                 )

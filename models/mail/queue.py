@@ -118,6 +118,26 @@ class Outcome:
     retry_at: dt.datetime | None = None
 
 
+DUE = Sql(
+    """
+    SELECT EXISTS (
+        SELECT 1 FROM customer_messages WHERE status = 'queued' AND next_attempt_at <= $1
+          AND (lease_expires_at IS NULL OR lease_expires_at < $1)
+    ) OR EXISTS (
+        SELECT 1 FROM staff_notices WHERE status = 'queued' AND next_attempt_at <= $1
+          AND (lease_expires_at IS NULL OR lease_expires_at < $1)
+    )
+    """
+)
+
+
+async def anything_due(now: dt.datetime) -> bool:
+    """A plain read (the claims' index): an idle poll opens no write transaction."""
+    async with statements.connection() as conn:
+        row = await conn.row(DUE, now)
+    return bool(row and row[0])
+
+
 async def claim(*, worker: str, limit: int, now: dt.datetime, lease: float) -> list[Email]:
     """Lease up to `limit` due rows (customer messages first, then staff notices)."""
     expires = now + dt.timedelta(seconds=lease)

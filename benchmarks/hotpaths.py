@@ -3,6 +3,7 @@
     DATABASE_URL=... python -m benchmarks.hotpaths queries          # statements per endpoint
     DATABASE_URL=... python -m benchmarks.hotpaths spy --endpoint orders --seconds 10
     DATABASE_URL=... python -m benchmarks.hotpaths profile --endpoint me --seconds 10
+    DATABASE_URL=... python -m benchmarks.hotpaths asgi --endpoint me [--baseline DIR]
 
 `queries` runs the real app in-process and counts every statement it sends (through Piccolo
 and through the raw path of models/statements.py). `spy` samples a real uvicorn server under load
@@ -340,6 +341,117 @@ def summarise_pstats(stats: Any, requests: int) -> str:
     )
 
 
+def asgi(url: str, args: argparse.Namespace) -> None:
+    """CPU per request of each app called in-process, rounds interleaved, medians."""
+    apps = [
+        ("pressline", common.PRESSLINE_APP, common.ROOT),
+        ("floor", common.FLOOR_APP, common.ROOT),
+    ]
+    if args.baseline:
+        apps.insert(1, ("baseline", common.PRESSLINE_APP, args.baseline))
+    tokens = common.tokens_path(url)
+    figures: dict[str, list[float]] = {name: [] for name, _, _ in apps}
+    for round_no in range(args.rounds):
+        for name, app, root in apps:
+            command = [
+                sys.executable, "-m", "benchmarks.hotpaths", "asgi-child", app, args.endpoint,
+                str(args.requests), str(tokens),
+            ]  # fmt: skip
+            done = subprocess.run(  # noqa: S603 - our own script
+                command,
+                cwd=root,
+                env=common.server_env(url),
+                stdout=subprocess.DEVNULL,  # the request log lines
+                stderr=subprocess.PIPE,
+                check=True,
+            )
+            microseconds = float(done.stderr.decode().strip().splitlines()[-1])
+            figures[name].append(microseconds)
+            print(
+                f"  round {round_no + 1} {name:9} {args.endpoint}: "
+                f"{microseconds:6.1f} µs CPU/request"
+            )
+    print(
+        f"{args.endpoint} on {common.label(url)}, medians of {args.rounds}: "
+        + ", ".join(f"{name} {common.median(values):.1f} µs" for name, values in figures.items())
+    )
+
+
+def asgi_child(app_path: str, endpoint: str, requests: int, tokens_file: str) -> None:
+    """One app in this process: lifespan, warm-up, then `requests` GETs by 8 callers."""
+    import importlib
+    import json
+    import random
+
+    module, _, attribute = app_path.partition(":")
+    app = getattr(importlib.import_module(module), attribute)
+    users = json.loads(Path(tokens_file).read_text())["users"]
+    rng = random.Random(1)
+
+    def target(user: dict[str, Any]) -> str:
+        if endpoint == "order":
+            return f"/api/v1/orders/{rng.choice(user['orders'])}"
+        if endpoint == "customer":
+            return f"/api/v1/customers/{rng.choice(user['customers'])}"
+        return f"/api/v1/{endpoint}"
+
+    async def one(user: dict[str, Any]) -> None:
+        path = target(user)
+        scope = {
+            "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+            "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+            "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
+            "headers": [
+                (b"host", b"127.0.0.1:8000"), (b"accept", b"application/json"),
+                (b"authorization", f"Bearer {user['token']}".encode()),
+            ],
+            "state": {},
+        }  # fmt: skip
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and message["status"] != 200:
+                raise RuntimeError(f"{path} answered {message['status']}")
+
+        await app(scope, receive, send)
+
+    async def callers(each: int) -> None:
+        async def caller() -> None:
+            for _ in range(each):
+                await one(users[rng.randrange(len(users))])
+
+        await asyncio.gather(*(caller() for _ in range(8)))
+
+    async def main() -> float:
+        started = asyncio.Event()
+        messages = [{"type": "lifespan.startup"}]
+
+        async def lifespan_receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop()
+            await asyncio.Event().wait()
+            return {}
+
+        async def lifespan_send(message: dict[str, Any]) -> None:
+            started.set()
+
+        lifespan = {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}
+        task = asyncio.create_task(app(lifespan, lifespan_receive, lifespan_send))
+        await started.wait()
+        await callers(200)  # warm-up
+        began = time.process_time()
+        await callers(requests // 8)
+        used = time.process_time() - began
+        task.cancel()
+        return used * 1e6 / (requests // 8 * 8)
+
+    import uvloop
+
+    sys.stderr.write(f"{uvloop.run(main()):.1f}\n")
+
+
 async def _smoke() -> None:
     for backend in await common.smoke_backends():
         async with common.throwaway(backend) as url:
@@ -372,6 +484,16 @@ def main() -> None:
     profile_parser.add_argument("--seconds", type=float, default=10)
     profile_parser.add_argument("--floor", action="store_true", help="profile the floor instead")
     profile_parser.add_argument("--output", help="keep the pstats file here")
+    asgi_parser = sub.add_parser("asgi", help="CPU per request in-process, against the floor")
+    asgi_parser.add_argument(
+        "--endpoint", choices=("me", "order", "customer", "orders"), default="me"
+    )
+    asgi_parser.add_argument("--requests", type=int, default=3000)
+    asgi_parser.add_argument("--rounds", type=int, default=3)
+    asgi_parser.add_argument("--baseline", type=Path, help="also this checkout's Pressline")
+    if len(sys.argv) > 1 and sys.argv[1] == "asgi-child":
+        asgi_child(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        return
     args = parser.parse_args()
     if args.mode == "summarise":
         print(summarise_raw(args.file))
@@ -384,6 +506,8 @@ def main() -> None:
         asyncio.run(count_queries(url))
     elif args.mode == "profile":
         profile(url, args)
+    elif args.mode == "asgi":
+        asgi(url, args)
     else:
         spy(url, args)
 

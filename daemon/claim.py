@@ -42,20 +42,6 @@ CANDIDATES = Sql(
     """
 )
 
-# PostgreSQL: every candidate's oldest due deliveries up to its room, in one statement.
-PG_DUE = """
-SELECT d.id, c.sub AS subscription, d.rank
-FROM unnest($1::integer[], $2::integer[]) AS c(sub, room)
-CROSS JOIN LATERAL (
-    SELECT x.id, row_number() OVER (ORDER BY x.next_attempt_at, x.id) AS rank
-    FROM webhook_deliveries x
-    WHERE x.subscription = c.sub AND x.status = 'pending' AND x.next_attempt_at <= $3
-      AND x.leased_by IS NULL
-    ORDER BY x.next_attempt_at, x.id
-    LIMIT c.room
-) d
-"""
-
 # SQLite (no LATERAL, no round trips to save): one subscription at a time.
 DUE = Sql(
     """
@@ -76,6 +62,53 @@ TAKE = Sql(
 )
 
 STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE id = $1")
+
+# PostgreSQL: the whole claim in one statement (one round trip, atomic on its own): the same
+# steps as CANDIDATES, DUE, TAKE, STARTED and CLAIMED. $1 now, $2 the per-subscription cap,
+# $3 the deactivation limit, $4 the worker's room, $5 lease end, $6 worker.
+PG_CLAIM = """
+WITH subs AS (
+    SELECT s.id, s.in_flight,
+        LEAST($2 - s.in_flight, $3 - s.consecutive_failures - s.in_flight) AS room
+    FROM webhook_subscriptions s
+    WHERE s.is_active AND s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3
+      AND EXISTS (
+        SELECT 1 FROM webhook_deliveries d
+        WHERE d.subscription = s.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+          AND d.leased_by IS NULL
+      )
+    FOR UPDATE OF s SKIP LOCKED
+), due AS (
+    SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription
+    FROM subs CROSS JOIN LATERAL (
+        SELECT d.id, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS rank
+        FROM webhook_deliveries d
+        WHERE d.subscription = subs.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+          AND d.leased_by IS NULL
+        ORDER BY d.next_attempt_at, d.id
+        LIMIT subs.room
+    ) x
+), picked AS (
+    SELECT id FROM due ORDER BY rank, in_flight, subscription LIMIT $4
+), taken AS (
+    UPDATE webhook_deliveries d SET lease_expires_at = $5, leased_by = $6
+    FROM picked
+    -- Checked again on the row's latest version: the statement's snapshot predates the
+    -- subscription locks, so another claim may have leased it meanwhile.
+    WHERE d.id = picked.id AND d.status = 'pending' AND d.leased_by IS NULL
+    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at
+), counted AS (
+    UPDATE webhook_subscriptions s SET in_flight = s.in_flight + c.n
+    FROM (SELECT subscription, COUNT(*) AS n FROM taken GROUP BY subscription) c
+    WHERE s.id = c.subscription
+)
+SELECT t.id, t.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
+    CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret
+FROM taken t
+JOIN webhook_events e ON e.id = t.event
+JOIN webhook_subscriptions s ON s.id = t.subscription
+ORDER BY t.next_attempt_at, t.id
+"""
 
 # What sending needs, for the rows the claim just took. The previous secret signs too while
 # its overlap lasts.

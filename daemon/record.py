@@ -235,3 +235,42 @@ def pg_batch_args(planned: list[Planned], worker: str, now: dt.datetime) -> tupl
         [p.worker or worker for p in planned],
         now,
     )
+
+
+# PostgreSQL: COUNT for every subscription of a batch in one statement (the same rule, over
+# arrays), after the rows are locked in id order by PG_LOCK_SUBSCRIPTIONS.
+PG_LOCK_SUBSCRIPTIONS = """
+SELECT id FROM webhook_subscriptions WHERE id = ANY($1::integer[]) ORDER BY id FOR UPDATE
+"""
+_PG_REACHES_LIMIT = "((c.lead > 0 AND s.consecutive_failures + c.lead >= $2) OR c.peak >= $2)"
+PG_COUNT_BATCH = f"""
+UPDATE webhook_subscriptions s SET
+    consecutive_failures = CASE WHEN c.reset THEN c.tail
+        ELSE s.consecutive_failures + c.lead END,
+    deactivated_at = CASE WHEN s.is_active AND {_PG_REACHES_LIMIT}
+        THEN $3 ELSE s.deactivated_at END,
+    deactivated_reason = CASE WHEN s.is_active AND {_PG_REACHES_LIMIT}
+        THEN $4 ELSE s.deactivated_reason END,
+    is_active = s.is_active AND NOT {_PG_REACHES_LIMIT},
+    in_flight = GREATEST(s.in_flight - c.finished, 0),
+    updated_at = $3
+FROM unnest($1::integer[], $5::boolean[], $6::integer[], $7::integer[], $8::integer[],
+            $9::integer[]) AS c(id, reset, tail, lead, peak, finished)
+WHERE s.id = c.id
+RETURNING s.id, NOT s.is_active AND s.deactivated_at = $3 AND (c.lead > 0 OR c.peak > 0)
+    AS deactivated
+"""  # noqa: S608 - constant fragments, no input
+
+
+def pg_count_args(counts: list[FailureCount], limit: int, now: dt.datetime) -> tuple[object, ...]:
+    return (
+        [c.subscription_id for c in counts],
+        limit,
+        now,
+        deactivation_reason(limit),
+        [c.reset for c in counts],
+        [c.tail for c in counts],
+        [c.lead for c in counts],
+        [c.peak for c in counts],
+        [c.finished for c in counts],
+    )

@@ -142,34 +142,11 @@ class PostgresStore:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
-        t = STATEMENT_TIMEOUT
         async with self._claims.use() as conn:
-            async with conn.transaction():
-                candidates = await conn.fetch(
-                    claims.CANDIDATES.postgres,
-                    now,
-                    limits.per_subscription,
-                    limits.deactivate_after,
-                    timeout=t,
-                )
-                rooms = claims.rooms(candidates, limits)
-                if not rooms:
-                    return []
-                order = {sub: n for n, (sub, _) in enumerate(rooms)}
-                due = await conn.fetch(
-                    claims.PG_DUE, [r[0] for r in rooms], [r[1] for r in rooms], now, timeout=t
-                )
-                ids = claims.fair(
-                    ((row["id"], row["rank"], order[row["subscription"]]) for row in due),
-                    limits.room,
-                )
-                if not ids:
-                    return []
-                taken = await conn.fetch(claims.TAKE.postgres, ids, worker, expires, timeout=t)
-                await conn.executemany(claims.STARTED.postgres, claims.started(taken), timeout=t)
             rows = await conn.fetch(
-                claims.CLAIMED.postgres, [row[0] for row in taken], worker, expires, now, timeout=t
-            )
+                claims.PG_CLAIM, now, limits.per_subscription, limits.deactivate_after,
+                limits.room, expires, worker, timeout=STATEMENT_TIMEOUT,
+            )  # fmt: skip
         return claims.claimed(rows, expires)
 
     async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
@@ -246,16 +223,21 @@ class PostgresStore:
                     )
                     moved = {row[0] for row in rows}
                     counted = [e for e in entries if e[0].id in moved]
-                    counts = [
-                        records.count_args(c, limit, now) for c in records.failure_counts(counted)
-                    ]
+                    counts = records.failure_counts(counted)
                     deactivated = []
-                    for args in counts:
-                        row = await conn.fetchrow(
-                            records.COUNT.postgres, *args, timeout=STATEMENT_TIMEOUT
+                    if counts:
+                        # Locked in id order (every worker's order), then counted at once.
+                        await conn.execute(
+                            records.PG_LOCK_SUBSCRIPTIONS,
+                            [c.subscription_id for c in counts],
+                            timeout=STATEMENT_TIMEOUT,
                         )
-                        if row is not None and row["deactivated"]:
-                            deactivated.append(row["id"])
+                        result = await conn.fetch(
+                            records.PG_COUNT_BATCH,
+                            *records.pg_count_args(counts, limit, now),
+                            timeout=STATEMENT_TIMEOUT,
+                        )
+                        deactivated = [row["id"] for row in result if row["deactivated"]]
                 return moved, deactivated
             except asyncpg.DeadlockDetectedError:
                 # The transaction was rolled back as a whole; the other side has gone on.

@@ -28,6 +28,7 @@ from models.webhooks.names import EVENT_NAMES
 
 SubscriptionId = Annotated[int, PathParameter(description="Webhook subscription id")]
 UNKNOWN_CUSTOMER = "Choose one of the workspace's customers, or all customers."
+OVERLAP_HOURS = "Give a whole number of hours from 0 to 168."
 _SPACED_OFFSET = re.compile(r"\s+([+-]\d\d(?::?\d\d)?|Z)$")
 SINCE_EXAMPLE = "Give a date and time, e.g. 2026-11-22 09:00 (the workspace's time zone) or "
 SINCE_EXAMPLE += "2026-11-22 09:00 +01:00."
@@ -227,16 +228,23 @@ class WebhookController(Controller):
         )
 
     async def _confirm(
-        self, request: Request[Any, Any, Any], subscription_id: int, action: str
+        self,
+        request: Request[Any, Any, Any],
+        subscription_id: int,
+        action: str,
+        *,
+        status_code: int = 200,
+        errors: dict[str, list[str]] | None = None,
+        overlap: str | int = subscriptions.DEFAULT_OVERLAP_HOURS,
     ) -> Template:
         """The confirmation step of disable, test and secret rotation."""
         sub = await subscriptions.get(subscription_id, request.user.workspace_id)
         title, explanation, button = CONFIRMATIONS[action]
         return page(
-            request, "webhook_confirm.html", here="webhooks", title=title, s=sub,
-            action=action, explanation=explanation, button=button,
-            default_overlap=subscriptions.DEFAULT_OVERLAP_HOURS,
-            max_overlap=subscriptions.MAX_OVERLAP_HOURS, errors={},
+            request, "webhook_confirm.html", status_code=status_code, here="webhooks",
+            title=title, s=sub, action=action, explanation=explanation, button=button,
+            default_overlap=overlap, max_overlap=subscriptions.MAX_OVERLAP_HOURS,
+            errors=errors or {},
         )  # fmt: skip
 
     @get("/{subscription_id:int}/disable")
@@ -311,24 +319,18 @@ class WebhookController(Controller):
         self, request: Request[Any, Any, Any], subscription_id: SubscriptionId
     ) -> Template | Redirect:
         workspace_id = request.user.workspace_id
-        sub = await subscriptions.get(subscription_id, workspace_id)
+        await subscriptions.get(subscription_id, workspace_id)
         fields = await form(request)
-        hours = whole_number(
-            text(fields, "overlap_hours") or str(subscriptions.DEFAULT_OVERLAP_HOURS)
-        )
+        typed = text(fields, "overlap_hours") or str(subscriptions.DEFAULT_OVERLAP_HOURS)
+        hours = whole_number(typed)
         try:
             if hours is None:
-                raise InvalidFields(
-                    {"overlap_hours": ["Give a whole number of hours from 0 to 168."]}
-                )
+                raise InvalidFields({"overlap_hours": [OVERLAP_HOURS]})
             row, secret = await subscriptions.rotate_secret(subscription_id, hours, workspace_id)
         except InvalidFields as invalid:
-            title, explanation, button = CONFIRMATIONS["rotate"]
-            return page(
-                request, "webhook_confirm.html", status_code=422, here="webhooks", title=title,
-                s=sub, action="rotate", explanation=explanation, button=button,
-                default_overlap=text(fields, "overlap_hours"),
-                max_overlap=subscriptions.MAX_OVERLAP_HOURS, errors=invalid.errors,
+            return await self._confirm(
+                request, subscription_id, "rotate", status_code=422, errors=invalid.errors,
+                overlap=typed,
             )  # fmt: skip
         until = row["previous_secret_until"]
         notice = "The signing secret was rotated." + (

@@ -154,6 +154,20 @@ def test_add_a_customer_with_a_primary_contact(shop: dict, stack: Stack, page: P
     expect(page.locator(".notice")).to_have_count(0)
     axe(page)
     shots(page, "customer")
+    # Sam becomes the primary contact; Jess stays, as an ordinary contact.
+    page.click("a[aria-label='Edit Sam Okafor']")
+    axe(page)
+    page.check("input[name=primary]")
+    page.click("button:has-text('Save')")
+    expect(page.locator(".notice")).to_have_text("Sam Okafor's details were saved.")
+    expect(page.locator("tr", has_text="Sam Okafor")).to_contain_text("primary")
+    page.click("a[aria-label='Remove Jess Moreno']")
+    expect(page.locator("h1")).to_have_text("Remove Jess Moreno?")
+    axe(page)
+    page.click("text=Keep it")
+    page.click("text=Edit details")
+    axe(page)
+    page.click("text=Cancel")
 
     async def read() -> tuple[Any, list[Any]]:
         row = await Customer.objects().where(Customer.name == "Northside Roller Derby").first()
@@ -165,11 +179,11 @@ def test_add_a_customer_with_a_primary_contact(shop: dict, stack: Stack, page: P
     customer, contacts = in_database(read)
     assert (customer.payment_terms, customer.default_carrier) == ("net_15", "Royal Mail")
     assert {(c["name"], bool(c["is_primary"])) for c in contacts} == {
-        ("Jess Moreno", True), ("Sam Okafor", False),
+        ("Jess Moreno", False), ("Sam Okafor", True),
     }  # fmt: skip
     api = stack.api("GET", f"/api/v1/customers/{customer.id}", shop["token"]).json()
     assert api["name"] == "Northside Roller Derby"
-    assert [c["email"] for c in api["contacts"] if c["is_primary"]] == ["jess@northside.example"]
+    assert [c["email"] for c in api["contacts"] if c["is_primary"]] == ["sam@northside.example"]
 
 
 def test_adjust_stock_and_see_the_movement(shop: dict, stack: Stack, page: Page) -> None:

@@ -167,3 +167,28 @@ async def test_staff_posts_need_csrf_and_stay_in_the_workspace(shop: Shop) -> No
 async def test_tokens_and_staff_tables_have_no_empty_header(shop: Shop) -> None:
     for path in ("/admin/tokens", "/admin/staff"):
         assert "<th></th>" not in (await shop.client.get(path)).text
+
+
+async def test_a_notice_not_read_in_time_is_never_shown(shop: Shop) -> None:
+    """A flash left unread (the browser never followed the 303) expires with its secret."""
+    import datetime as dt
+
+    from api.admin import flash
+    from models import clock
+
+    await post_form(shop.client, "/admin/tokens", "/admin/tokens/", {"name": "Late", "days": "3"})
+    stale = clock.now() - flash.MAX_AGE - dt.timedelta(seconds=1)
+    await AdminFlash.update({AdminFlash.created_at: stale}).where(AdminFlash.id > 0)
+    late = await shop.client.get("/admin/tokens/created")
+    assert late.status_code == 303 and late.headers["location"] == "/admin/tokens"
+    assert await AdminFlash.count() == 0
+    # Another session's push also clears what is stale.
+    await post_form(shop.client, "/admin/tokens", "/admin/tokens/", {"name": "Later", "days": "3"})
+    await AdminFlash.update({AdminFlash.created_at: stale}).where(AdminFlash.id > 0)
+    other = await member(shop.ws, role="owner")
+    transport = httpx.ASGITransport(app=shop.client._transport.app)  # type: ignore[attr-defined]
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        await log_in(client, other.email)
+        await post_form(client, "/admin/tokens", "/admin/tokens/", {"name": "Theirs", "days": "3"})
+    rows = await AdminFlash.select(AdminFlash.secret)
+    assert len(rows) == 1 and rows[0]["secret"] is not None  # only the other session's fresh one

@@ -80,3 +80,23 @@ async def test_the_pre_session_cookie_is_short_and_host_bound(browsers: Browser)
     cookie = secure.headers["set-cookie"]
     assert cookie.startswith("__Host-pressline_presession=") and "Secure" in cookie
     assert "Path=/;" in cookie and "Domain" not in cookie
+
+
+async def test_over_https_forms_work_with_the_host_cookies_only(browsers: Browser) -> None:
+    ws = await factories.workspace()
+    owner = await member(ws)
+    browser = browsers(base_url="https://testserver")
+    assert (await log_in(browser, owner.email)).status_code == 303
+    token = csrf_of(await browser.get("/admin/tokens"))
+    made = await browser.post(
+        "/admin/tokens/", data={"name": "x", "days": "5", "_csrf_token": token}
+    )
+    assert made.status_code == 303 and await ApiToken.count() == 1
+    # The same session id and token under the plain http name are not this session over HTTPS.
+    session = browser.cookies.get("__Host-pressline_session")
+    browser.cookies.clear()
+    browser.cookies.set("pressline_session", session or "", domain="testserver.local")
+    again = await browser.post(
+        "/admin/tokens/", data={"name": "y", "days": "5", "_csrf_token": token}
+    )
+    assert again.status_code == 401 and await ApiToken.count() == 1

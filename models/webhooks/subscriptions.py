@@ -202,21 +202,16 @@ async def enable(
     await get(subscription_id, workspace_id)
     now = clock.now()
     async with db.transaction():
-        updated = (
-            await WebhookSubscription.update(
-                {
-                    WebhookSubscription.is_active: True,
-                    WebhookSubscription.consecutive_failures: 0,
-                    WebhookSubscription.deactivated_at: None,
-                    WebhookSubscription.deactivated_reason: None,
-                    WebhookSubscription.updated_at: now,
-                }
-            )
-            .where(WebhookSubscription.id == subscription_id)
-            .returning(WebhookSubscription.id)
+        await _set(
+            subscription_id,
+            {
+                WebhookSubscription.is_active: True,
+                WebhookSubscription.consecutive_failures: 0,
+                WebhookSubscription.deactivated_at: None,
+                WebhookSubscription.deactivated_reason: None,
+                WebhookSubscription.updated_at: now,
+            },
         )
-        if not updated:
-            raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
         requeued: list[dict[str, Any]] = []
         if requeue_since is not None:
             requeued = (
@@ -239,21 +234,27 @@ async def disable(
     """Stop sending: pending deliveries wait, new events are recorded as skipped."""
     await get(subscription_id, workspace_id)
     now = clock.now()
+    await _set(
+        subscription_id,
+        {
+            WebhookSubscription.is_active: False,
+            WebhookSubscription.deactivated_at: now,
+            WebhookSubscription.deactivated_reason: reason,
+            WebhookSubscription.updated_at: now,
+        },
+    )
+    return await get(subscription_id)
+
+
+async def _set(subscription_id: int, values: dict[Any, Any]) -> None:
+    """Change one subscription's columns; NotFoundError if it is gone."""
     updated = (
-        await WebhookSubscription.update(
-            {
-                WebhookSubscription.is_active: False,
-                WebhookSubscription.deactivated_at: now,
-                WebhookSubscription.deactivated_reason: reason,
-                WebhookSubscription.updated_at: now,
-            }
-        )
+        await WebhookSubscription.update(values)
         .where(WebhookSubscription.id == subscription_id)
         .returning(WebhookSubscription.id)
     )
     if not updated:
         raise NotFoundError(f"Webhook subscription {subscription_id} not found.")
-    return await get(subscription_id)
 
 
 async def edit(

@@ -3,8 +3,7 @@ a customer with a primary contact, adjusting stock and seeing the movement, mark
 paid. Each checks what the database and the API then show, and runs axe-core on the pages
 (no serious or critical issue); the pages are saved for docs/admin.md (1280 px and a phone).
 
-axe-core is read from $PRESSLINE_AXE_JS or node_modules/axe-core/axe.min.js (`npm install
-axe-core`); without it the accessibility check is skipped with the reason, like Chromium."""
+axe-core is the copy in tests/browser/vendor (or $PRESSLINE_AXE_JS)."""
 
 from __future__ import annotations
 
@@ -34,11 +33,11 @@ from models.tables import (
 )
 from tests import factories
 from tests.admin.support import PASSWORD, member
-from tests.browser.conftest import PHONE, ROOT, SCREENSHOTS, Stack
+from tests.browser.conftest import PHONE, SCREENSHOTS, Stack
 from tests.browser.test_admin import log_in
 
 WIDE = {"width": 1280, "height": 900}
-AXE = Path(os.environ.get("PRESSLINE_AXE_JS", ROOT / "node_modules/axe-core/axe.min.js"))
+AXE = Path(os.environ.get("PRESSLINE_AXE_JS", Path(__file__).parent / "vendor/axe.min.js"))
 T = TypeVar("T")
 
 

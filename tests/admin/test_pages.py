@@ -254,3 +254,20 @@ async def test_the_overview_counts_only_its_own_workspaces_webhooks(shop: Shop) 
     assert figures == [1, 1, 2]  # active subscriptions, pending, failures
     assert "1 deactivated" in page.text
     assert "oldest waiting" in page.text
+
+
+async def test_the_deliveries_list_links_each_delivery_to_its_order(shop: Shop) -> None:
+    from models.tables import WebhookEvent
+
+    customer = await factories.customer(shop.ws, "Acme Tees")
+    order = await factories.order(shop.ws, customer)
+    sub = await subscription(shop.ws, "https://hooks.example.com/a/very/long/path?x=1&y=2")
+    done = await delivery(shop.ws, sub)
+    [row] = await WebhookDelivery.select(WebhookDelivery.event).where(WebhookDelivery.id == done)
+    await WebhookEvent.update({WebhookEvent.order: order.id}).where(WebhookEvent.id == row["event"])
+    listing = await shop.client.get("/admin/deliveries")
+    link = f'<a href="/admin/orders/{order.number}">{order.number}</a>'
+    assert link in listing.text
+    assert link in (await shop.client.get(f"/admin/deliveries/{done}")).text
+    # Long URLs may break after / ? & only (never inside a word).
+    assert "https:/<wbr>/<wbr>hooks.example.com/<wbr>a/<wbr>very" in listing.text

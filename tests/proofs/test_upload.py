@@ -80,6 +80,9 @@ async def test_bad_files_get_a_clear_error_and_no_new_version(staff: httpx.Async
         assert refused.status_code == 422, name
         assert message in refused.text, name
         assert "Upload a proof" in refused.text  # the order's artwork page, with its form
+    # Far past the limit the body is not even read: the admin's 413 page, never a 500.
+    huge = await upload(s, b"%PDF-" + b"\0" * (13 * 1024 * 1024), "huge.pdf")
+    assert huge.status_code == 413
     assert await ArtworkProof.count() == 0
     assert await CustomerMessage.count() == 0
     assert await _artwork(s.order) == ("awaiting_proof", 0)

@@ -106,11 +106,17 @@ class OrderArtworkController(Controller):
             return await self._page(request, order, status_code=422, errors=invalid.errors)
         except RuleRefused as refused:
             return await self._page(request, order, status_code=422, message=refused.message)
+        sent = await messages.for_order(order.workspace_id, order.id)
+        told = (
+            "the customer's primary contact will be emailed a link to approve it."
+            if sent and sent[-1]["status"] == "queued"
+            else "the customer has no primary contact, so nobody was emailed: add one on the "
+            "customer's page, then upload again."
+        )
         return await flash.redirect(
             request,
             f"{PREFIX}/orders/{order.number}/artwork",
-            f"Proof version {version} uploaded; the customer's primary contact will be emailed "
-            "a link to approve it.",
+            f"Proof version {version} uploaded; {told}",
         )
 
     @get("/{ref:str}/proofs/{version:int}/file")

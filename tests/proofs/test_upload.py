@@ -6,7 +6,7 @@ import hashlib
 
 import httpx
 
-from models.tables import Artwork, ArtworkProof, CustomerMessage, Order
+from models.tables import Artwork, ArtworkProof, Contact, CustomerMessage, Order
 from tests.admin.support import csrf_of
 from tests.proofs.files import PDF, png
 from tests.proofs.support import last_link, shop, upload
@@ -105,3 +105,13 @@ async def test_another_workspace_cannot_see_or_upload(staff: httpx.AsyncClient, 
     )
     assert refused.status_code == 404
     assert await ArtworkProof.count() == 1
+
+
+async def test_without_a_primary_contact_the_upload_says_nobody_was_emailed(staff):
+    s = await shop(staff)
+    await Contact.update({Contact.is_primary: False}).where(Contact.id == s.contact.id)
+    done = await upload(s, png())
+    shown = await staff.get(done.headers["location"])
+    assert "no primary contact, so nobody was emailed" in shown.text
+    [row] = await CustomerMessage.select(CustomerMessage.status)
+    assert row["status"] == "no_contact"

@@ -55,6 +55,7 @@ async def test_another_workspaces_ids_are_not_found_and_left_alone(
         (f"/admin/webhooks/{foreign['subscription']}/disable", {}),
         (f"/admin/webhooks/{foreign['subscription']}/enable", {}),
         (f"/admin/webhooks/{foreign['subscription']}/secret", {}),
+        (f"/admin/webhooks/{foreign['subscription']}/test", {}),
         (f"/admin/deliveries/{foreign['delivery']}/redeliver", {}),
     ]
     for action, data in posts:
@@ -115,6 +116,7 @@ async def test_staff_gets_403_on_owner_pages_and_actions(
             ("/admin/webhooks/", {"url": "https://x.example", "events": "*"}),
             (f"/admin/webhooks/{sub}/disable", {}),
             (f"/admin/webhooks/{sub}/secret", {}),
+            (f"/admin/webhooks/{sub}/test", {}),
             (f"/admin/deliveries/{sent}/redeliver", {}),
         ):  # fmt: skip
             answer = await post_form(client, "/admin/webhooks", action, data)

@@ -25,11 +25,12 @@ from litestar.openapi.spec import (
     RequestBody,
     Schema,
 )
-from litestar.openapi.spec.enums import OpenAPIType
+from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.typing import FieldDefinition
 
 from api.schemas.events import WEBHOOK_BODIES
 from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 from models.webhooks.signing import REPLAY_WINDOW_SECONDS, USER_AGENT
 
 REF = "#/components/schemas/{}"
@@ -42,6 +43,7 @@ EXAMPLE_IDS = {
     "invoice.issued": "0c8e7d6f-5b4a-4392-8170-6f5e4d3c2b1a",
     "invoice.paid": "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f",
     "artwork.approved": "4a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d",
+    "webhook.test": "7d6c5b4a-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
 }
 SENT_WHEN = {
     "order.stage_changed": "An order moved to any stage other than `dispatched` (API or operator).",
@@ -49,10 +51,17 @@ SENT_WHEN = {
     "invoice.issued": "An invoice was issued, when its order was dispatched or by an operator.",
     "invoice.paid": "An operator marked an invoice paid.",
     "artwork.approved": "The customer approved the order's current artwork proof.",
+    "webhook.test": "An owner sent a test event to this one subscription (the admin's button or "
+    "`pressline webhook test`), whatever its event list; its result does not change the "
+    "failure count.",
 }
+TEST_EVENT = str(EventName.WEBHOOK_TEST)
+TEST_COMPONENT = "WebhookTest"
 
 
 def _fields(name: str) -> dict[str, Any]:
+    if name == TEST_EVENT:
+        return {"subscription_id": 12}
     if name.startswith("order."):
         dispatched = name == "order.dispatched"
         return outbox.order_fields(
@@ -203,6 +212,9 @@ def document_events(app: Litestar, schema: OpenAPI) -> None:
     """The `webhooks` section, and the feed's `data` as one of the five bodies."""
     refs = _body_components(app, schema)
     schema.webhooks = {name: PathItem(post=_operation(name, ref)) for name, ref in refs.items()}
+    schema.components.schemas[TEST_COMPONENT] = _test_body()
+    test_ref = Reference(ref=REF.format(TEST_COMPONENT))
+    schema.webhooks[TEST_EVENT] = PathItem(post=_operation(TEST_EVENT, test_ref))
     event = schema.components.schemas.get("Event")
     if isinstance(event, Schema) and event.properties is not None:
         event.properties["data"] = Schema(
@@ -216,6 +228,23 @@ def document_events(app: Litestar, schema: OpenAPI) -> None:
             ),
         )
     _feed_examples(schema)
+
+
+def _test_body() -> Schema:
+    """`webhook.test`: sent to one subscription on request, never part of the events feed."""
+    return Schema(
+        type=OpenAPIType.OBJECT,
+        required=["event", "event_id", "occurred_at", "subscription_id"],
+        properties={
+            "event": Schema(type=OpenAPIType.STRING, const=TEST_EVENT),
+            "event_id": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.UUID),
+            "occurred_at": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
+            "subscription_id": Schema(
+                type=OpenAPIType.INTEGER, description="The subscription the test was sent to"
+            ),
+        },
+        description=SENT_WHEN[TEST_EVENT],
+    )
 
 
 def _feed_row(name: str) -> dict[str, Any]:

@@ -11,8 +11,9 @@ is sent at once: claiming *is* starting the attempt. In that transaction:
 3. `in_flight` grows by what each subscription got — so an inactive subscription, or one
    whose attempts in flight could already deactivate it, gets no attempt started, whatever
    any worker holds.
-Then what sending needs (URL, secrets, event name and body) is read. The statements run in
-daemon/store.py.
+Then what sending needs (URL, secrets, event name and body) is read. On PostgreSQL all of it
+is one statement (PG_CLAIM); SQLite runs the steps in one `BEGIN IMMEDIATE` transaction. The
+statements run in daemon/store.py.
 """
 
 from __future__ import annotations

@@ -2,11 +2,11 @@
 
 The statements are daemon/claim.py's and daemon/record.py's, each written once. PostgreSQL:
 two dedicated asyncpg connections (claims, results), so a claim never waits for a write and
-there is no pool reset between statements; a claim is two statements (lease, then details),
-a batch of results one transaction (attempts and moves in one statement, then one per
-subscription). SQLite: one `sqlite3` connection on one thread of its own (a busy database
-never blocks the event loop); each claim and each batch of results is one `BEGIN IMMEDIATE`
-transaction. Both reconnect on the next call after losing the connection.
+there is no pool reset between statements; a claim is one statement (PG_CLAIM), a batch of
+results one transaction (moves and attempts in one statement, then the subscriptions locked
+in id order and counted in one). SQLite: one `sqlite3` connection on one thread of its own
+(a busy database never blocks the event loop); each claim and each batch of results is one
+`BEGIN IMMEDIATE` transaction. Both reconnect on the next call after losing the connection.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
+from api.proofs.routes import proofs_router
 from api.request_path import ApiAccess, RequestPath
 from models import db, token_use
 from models.settings import get_settings
@@ -95,6 +96,7 @@ def create_app() -> Litestar:
             health.HealthController,
             metrics.metrics,
             admin_router(),
+            proofs_router(),
         ],
         lifespan=[database, token_use.keep_recording],
         state=State(

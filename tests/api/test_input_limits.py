@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from models import accounts
+from models import accounts, members
 from tests import factories
 from tests.api.route_table import fill, post_routes
 
@@ -118,5 +118,5 @@ async def test_check_order_for_a_large_body(client):
     assert limited.status_code == 429
     await accounts.set_workspace(ws.id, plan="standard")
     assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 422
-    await accounts.set_user_active(u.id, False)
+    await members.set_user_active(u.id, False)
     assert (await client.post("/api/v1/orders", content=big, headers=auth)).status_code == 403

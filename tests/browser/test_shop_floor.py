@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Page, expect
 
-from models import catalogue, clock, orders
+from models import catalogue, clock, db, orders
 from models.actors import Actor
 from models.orders import NewLine
 from models.tables import (
@@ -42,10 +42,22 @@ T = TypeVar("T")
 
 
 def in_database(read: Callable[[], Awaitable[T]]) -> T:
-    """Run a read of the database the processes use, on a thread of its own (Playwright's sync
-    API holds this thread's event loop)."""
+    """Run a read of the database the processes use, on a thread and loop of its own
+    (Playwright's sync API holds this thread's event loop). PostgreSQL's pool belongs to the
+    session's loop, so the read goes through an engine of its own, pool-less, meanwhile."""
+
+    async def on_own_engine() -> T:
+        session = db.engine()
+        if not db.is_postgres():
+            return await read()
+        db.bind(db.engine_from_url(session.config["dsn"]))
+        try:
+            return await read()
+        finally:
+            db.bind(session)
+
     with concurrent.futures.ThreadPoolExecutor(1) as worker:
-        return worker.submit(asyncio.run, read()).result(timeout=30)  # type: ignore[arg-type]
+        return worker.submit(asyncio.run, on_own_engine()).result(timeout=30)
 
 
 def axe(page: Page) -> None:

@@ -141,7 +141,7 @@ def test_webhook_failures_deactivation_and_requeue(
 
     receiver.failing = False
     sent_before = len(receiver.received)
-    page.click("dd a")  # the subscription
+    page.click("dd a[href*='/webhooks/']")  # the subscription
     page.check("input[name=requeue]")
     page.click("button:has-text('Re-enable subscription')")
     expect(page.locator(".notice")).to_contain_text("5 failed or skipped deliveries were queued")
@@ -159,7 +159,7 @@ def walk_every_page(page: Page, stack: Stack) -> None:
         ("tokens", "nav >> text=API tokens"),
         ("staff", "nav >> text=Staff"),
         ("webhooks", "nav >> text=Webhooks"),
-        ("webhook", "td.url a"),
+        ("webhook", "td[data-label=URL] a"),
         ("deliveries", "nav >> text=Deliveries"),
         ("delivery", "#deliveries tbody tr a"),
     ):

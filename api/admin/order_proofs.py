@@ -17,6 +17,7 @@ from api.admin import flash
 from api.admin.forms import text
 from api.admin.pages import page
 from api.admin.security import HEADERS, PREFIX
+from api.proofs.render import file_response
 from models import artwork, messages, operators, proofs
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.tables import Artwork
@@ -127,17 +128,7 @@ class OrderArtworkController(Controller):
         found = await proofs.file_of(order.workspace_id, order.id, version)
         if found is None:
             raise NotFoundError(f"proof {version}")
-        name = found["file_name"].replace('"', "").encode("ascii", "replace").decode()
-        return Response(
-            content=bytes(found["data"]),
-            media_type=found["content_type"],
-            headers={
-                **HEADERS,
-                "Content-Disposition": f'inline; filename="{name}"',
-                "Content-Security-Policy": "default-src 'none'; frame-ancestors 'self'",
-                "X-Frame-Options": "SAMEORIGIN",
-            },
-        )
+        return file_response(found, HEADERS)
 
     @post("/{ref:str}/messages/{message_id:int}/resend", status_code=303)
     async def resend_message(

@@ -9,7 +9,7 @@ from litestar.params import PathParameter
 
 from api.admin.forms import form, text
 from api.admin.login import client_address
-from api.proofs.render import HERE, PAGE_HEADERS, csrf_ok, csrf_token, html
+from api.proofs.render import HERE, PAGE_HEADERS, csrf_ok, csrf_token, file_response, html
 from models import admin_sessions, clock, proof_answers, proofs
 from models.errors import InvalidFields
 from models.proofs import Link, LinkState
@@ -64,23 +64,7 @@ async def proof_file(token: Token) -> Response[Any]:
     found = await proofs.link_file(token, clock.now())
     if found is None:
         return _not_found()
-    return file_response(found)
-
-
-def file_response(found: dict[str, Any]) -> Response[bytes]:
-    """A proof's bytes with its own content type, shown inline, never sniffed as another."""
-    name = found["file_name"].replace('"', "").encode("ascii", "replace").decode()
-    return Response(
-        content=bytes(found["data"]),
-        media_type=found["content_type"],
-        headers={
-            **PAGE_HEADERS,
-            "Content-Disposition": f'inline; filename="{name}"',
-            # A PDF is shown in a frame of the proof page: allowed by this origin only.
-            "X-Frame-Options": "SAMEORIGIN",
-            "Content-Security-Policy": "default-src 'none'; frame-ancestors 'self'",
-        },
-    )
+    return file_response(found, PAGE_HEADERS)
 
 
 async def _answer(request: Request[Any, Any, Any], token: str, kind: str) -> Response[str]:

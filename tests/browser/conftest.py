@@ -24,6 +24,8 @@ from tests.browser.receiver import ThreadedReceiver
 CHROMIUM = os.environ.get("PRESSLINE_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("PRESSLINE_SCREENSHOTS", Path(__file__).parent / "screenshots"))
+# axe-core, kept beside the tests (tests/browser/vendor/README.md).
+AXE = Path(os.environ.get("PRESSLINE_AXE_JS", Path(__file__).parent / "vendor/axe.min.js"))
 LAUNCH_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -163,3 +165,16 @@ def receiver() -> Iterator[ThreadedReceiver]:
     running = ThreadedReceiver().start()
     yield running
     running.stop()
+
+
+def axe(page: Page) -> None:
+    """No serious or critical axe-core violation on the page as it is now."""
+    # Evaluated through the DevTools protocol: the admin's CSP refuses inline scripts.
+    page.evaluate(AXE.read_text() + "\n;window.axe = axe; true")
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert bad == [], f"{page.url}: {bad}"

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from models.tables import Customer, Workspace
 from tests import factories
 from tests.admin.support import PASSWORD, member
-from tests.browser.conftest import PHONE, SCREENSHOTS, Stack
+from tests.browser.conftest import PHONE, SCREENSHOTS, Stack, axe
 from tests.browser.receiver import ThreadedReceiver
 
 HOSTILE_CUSTOMER = "<img src=x onerror=alert('customer')>"
@@ -166,6 +166,7 @@ def walk_every_page(page: Page, stack: Stack) -> None:
         page.locator(link).first.click()
         page.wait_for_load_state()
         assert page.locator("h1").count() == 1, name
+        axe(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"page-{name}.png"))
     page.goto(f"{stack.base}/admin/deliveries/2")  # failed 5 times, then resent

@@ -21,9 +21,8 @@ from models import clock
 from models.tables import Customer, Workspace
 from tests import factories
 from tests.admin.support import member
-from tests.browser.conftest import PHONE, ROOT, SCREENSHOTS, Stack
+from tests.browser.conftest import PHONE, ROOT, SCREENSHOTS, Stack, axe
 from tests.browser.test_admin import log_in
-from tests.browser.test_shop_floor import axe
 
 WIDE = {"width": 1280, "height": 900}
 
@@ -141,8 +140,7 @@ def test_an_order_from_two_lines_to_dispatch_and_its_invoice(
     page.goto(f"{stack.base}/admin/")
     shot(page, "overview")
 
-    # axe-core on every order page, filled with data, wide and on a phone (skipped, last,
-    # when axe-core is not installed: see tests/browser/test_shop_floor.py)
+    # axe-core on every order page, filled with data, wide and on a phone.
     for path in (f"/admin/orders/{number}", "/admin/orders", "/admin/orders/board",
                  "/admin/orders/new", "/admin/"):  # fmt: skip
         for size in (WIDE, PHONE):

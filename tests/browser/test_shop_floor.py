@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import os
 import re
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -33,11 +31,10 @@ from models.tables import (
 )
 from tests import factories
 from tests.admin.support import PASSWORD, member
-from tests.browser.conftest import PHONE, SCREENSHOTS, Stack
+from tests.browser.conftest import PHONE, SCREENSHOTS, Stack, axe
 from tests.browser.test_admin import log_in
 
 WIDE = {"width": 1280, "height": 900}
-AXE = Path(os.environ.get("PRESSLINE_AXE_JS", Path(__file__).parent / "vendor/axe.min.js"))
 T = TypeVar("T")
 
 
@@ -58,21 +55,6 @@ def in_database(read: Callable[[], Awaitable[T]]) -> T:
 
     with concurrent.futures.ThreadPoolExecutor(1) as worker:
         return worker.submit(asyncio.run, on_own_engine()).result(timeout=30)
-
-
-def axe(page: Page) -> None:
-    """No serious or critical axe-core violation on the page as it is now."""
-    if not AXE.exists():
-        pytest.skip(f"axe-core not found at {AXE} (npm install axe-core, or set PRESSLINE_AXE_JS)")
-    # Evaluated through the DevTools protocol: the admin's CSP refuses inline scripts.
-    page.evaluate(AXE.read_text() + "\n;window.axe = axe; true")
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    bad = [
-        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-        for v in result["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert bad == [], f"{page.url}: {bad}"
 
 
 def shots(page: Page, name: str) -> None:

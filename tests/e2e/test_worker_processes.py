@@ -96,14 +96,17 @@ async def test_two_workers_on_one_database_never_send_a_delivery_twice(spawn, re
 
     receiver.behaviour = quick
     ws = await support.workspace()
-    sub = await support.subscription(ws, receiver.url())
+    # Several subscriptions: one alone is capped at WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION
+    # attempts at once, which the first worker to claim may hold every time.
+    subs = [await support.subscription(ws, receiver.url()) for _ in range(4)]
     workers = [await spawn(WEBHOOK_CONCURRENCY="5") for _ in range(2)]
     for worker in workers:
         await worker.started()
 
     deliveries = []
     for _ in range(4):  # in waves, so both workers are claiming at the same time
-        deliveries += await support.queued(ws, sub, 20)
+        for sub in subs:
+            deliveries += await support.queued(ws, sub, 5)
         await asyncio.sleep(0.1)
     await wait_until_succeeded(80)
 

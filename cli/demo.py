@@ -52,8 +52,7 @@ async def demo(port: int | None) -> Result:
     )
     if built.admin_password is None:
         password = (
-            "password unchanged (`pressline user set-password "
-            f"{built.user_id}` sets a new one)"
+            f"password unchanged (`pressline user set-password {built.user_id}` sets a new one)"
         )
     else:
         password = f"password {built.admin_password}"

@@ -10,6 +10,7 @@ from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
 from models.tables import Customer, Invoice, Order
 from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 
 async def issue_invoice(
@@ -47,7 +48,7 @@ async def issue_invoice(
         ).save()
         await outbox.record_event(
             workspace_id=workspace_id,
-            name="invoice.issued",
+            name=EventName.INVOICE_ISSUED,
             fields=outbox.invoice_fields(
                 order_id=order_id,
                 order_number=order_number,
@@ -93,7 +94,7 @@ async def pay_invoice(*, workspace_id: int, number: str) -> None:
         await Customer.update({Customer.updated_at: now}).where(Customer.id == invoice["customer"])
         await outbox.record_event(
             workspace_id=workspace_id,
-            name="invoice.paid",
+            name=EventName.INVOICE_PAID,
             fields=outbox.invoice_fields(
                 order_id=invoice["order"],
                 order_number=invoice["order_number"],

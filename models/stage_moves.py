@@ -17,10 +17,11 @@ from models.queries.filters import MAX_ID
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
 from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 # The webhook event each target stage causes (docs/webhooks.md).
-EVENT_FOR_TARGET = {stage: "order.stage_changed" for stage in API_TARGET_STAGES} | {
-    "dispatched": "order.dispatched"
+EVENT_FOR_TARGET = {stage: EventName.ORDER_STAGE_CHANGED for stage in API_TARGET_STAGES} | {
+    "dispatched": EventName.ORDER_DISPATCHED
 }
 
 

@@ -117,19 +117,10 @@ class Stack:
         )  # fmt: skip
 
 
-@pytest.fixture
-def stack(backend: str, tmp_path: Path) -> Iterator[Stack]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": backend,
-        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
-        "WEBHOOK_BACKOFF": "1",
-        "WEBHOOK_POLL_INTERVAL": "0.2",
-        "WEBHOOK_TIMEOUT": "3",
-        "WEBHOOK_LEASE": "10",
-        "LOG_LEVEL": "WARNING",
-    }
-    port = _free_port()
+def run_stack(backend: str, tmp_path: Path, env: dict[str, str], port: int) -> Iterator[Stack]:
+    """The web process on `port` and the worker, with `env` over the environment; yields once
+    the web answers /health, and stops both after."""
+    env = {**os.environ, "DATABASE_URL": backend, **env}
     log = (tmp_path / "processes.log").open("wb")
     commands = [
         [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1",
@@ -158,6 +149,19 @@ def stack(backend: str, tmp_path: Path) -> Iterator[Stack]:
         for process in processes:
             process.wait(timeout=30)
         log.close()
+
+
+@pytest.fixture
+def stack(backend: str, tmp_path: Path) -> Iterator[Stack]:
+    env = {
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
+        "WEBHOOK_BACKOFF": "1",
+        "WEBHOOK_POLL_INTERVAL": "0.2",
+        "WEBHOOK_TIMEOUT": "3",
+        "WEBHOOK_LEASE": "10",
+        "LOG_LEVEL": "WARNING",
+    }
+    yield from run_stack(backend, tmp_path, env, _free_port())
 
 
 @pytest.fixture

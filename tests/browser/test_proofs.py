@@ -5,23 +5,18 @@ changes; the API and a real webhook receiver see the approval."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from models.webhooks import subscriptions
 from tests import factories
 from tests.admin.support import PASSWORD, member
-from tests.browser.conftest import PHONE, ROOT, Stack, _free_port
+from tests.browser.conftest import PHONE, Stack, _free_port, run_stack
 from tests.browser.receiver import ThreadedReceiver
 from tests.browser.test_admin import eventually
 from tests.mail.smtp_server import Received, ThreadedMailServer
@@ -59,8 +54,6 @@ def stack(backend: str, smtp: ThreadedMailServer, tmp_path: Path) -> Iterator[St
     """The web process and the worker, sending email through `smtp`."""
     port = _free_port()
     env = {
-        **os.environ,
-        "DATABASE_URL": backend,
         "PUBLIC_URL": f"http://127.0.0.1:{port}",
         "SMTP_URL": smtp.url,
         "WEBHOOK_ALLOW_PRIVATE_TARGETS": "1",
@@ -69,34 +62,7 @@ def stack(backend: str, smtp: ThreadedMailServer, tmp_path: Path) -> Iterator[St
         "WEBHOOK_LEASE": "10",
         "LOG_LEVEL": "WARNING",
     }
-    log = (tmp_path / "processes.log").open("wb")
-    commands = [
-        [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1",
-         "--port", str(port), "--no-access-log"],
-        [sys.executable, "-m", "daemon"],
-    ]  # fmt: skip
-    processes = [
-        subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)  # noqa: S603
-        for command in commands
-    ]
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or processes[0].poll() is not None:
-                raise RuntimeError((tmp_path / "processes.log").read_text(errors="replace"))
-            time.sleep(0.2)
-        yield Stack(backend, port, processes)
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.wait(timeout=30)
-        log.close()
+    yield from run_stack(backend, tmp_path, env, port)
 
 
 def _log_in(page: Page, stack: Stack) -> None:

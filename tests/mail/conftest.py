@@ -13,6 +13,7 @@ from litestar import Litestar
 from daemon.mail import MailConfig, MailSender
 from models.smtp_url import parse_smtp_url
 from tests.daemon.support import FakeClock
+from tests.e2e.test_worker_processes import spawn  # noqa: F401  (the worker processes)
 from tests.mail.smtp_server import MailServer
 
 

@@ -20,6 +20,14 @@ async def _order(s: Shop, **fields: Any) -> Order:
     return await factories.order(s.ws, s.customer, **fields)
 
 
+async def _moved(s: Shop, **fields: Any) -> None:
+    """A new order moved to in production: its stage email queued."""
+    order = await _order(s, **fields)
+    await advance_order(
+        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
+    )
+
+
 async def _messages() -> list[dict[str, Any]]:
     return await CustomerMessage.select().order_by(CustomerMessage.id)
 
@@ -116,10 +124,7 @@ async def test_451_then_250_delivers_once_with_one_message_id(
 
     smtp.behaviour = busy_once
     s = await shop()
-    order = await _order(s)
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s)
     sender = make_sender(smtp.url)
     await sender.drain()
     [row] = await _messages()
@@ -139,10 +144,7 @@ async def test_451_then_250_delivers_once_with_one_message_id(
 async def test_a_server_down_for_a_while_gets_the_message_when_back(make_sender, fake_clock):
     port = free_port()
     s = await shop()
-    order = await _order(s)
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s)
     sender = make_sender(f"smtp://127.0.0.1:{port}")
     await sender.drain()
     fake_clock.advance(61)
@@ -169,10 +171,7 @@ async def test_550_fails_at_once_with_the_reply_kept(smtp: MailServer, make_send
 
     smtp.behaviour = refuse
     s = await shop()
-    order = await _order(s)
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s)
     sender = make_sender(smtp.url)
     await sender.drain()
     for _ in range(3):
@@ -192,10 +191,7 @@ async def test_temporary_failures_stop_after_the_last_attempt(
 
     smtp.behaviour = always_busy
     s = await shop()
-    order = await _order(s)
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s)
     sender = make_sender(smtp.url, max_attempts=3)
     for _ in range(6):
         await sender.drain()
@@ -207,10 +203,7 @@ async def test_temporary_failures_stop_after_the_last_attempt(
 
 async def test_without_smtp_url_messages_go_to_the_log(make_sender, caplog):
     s = await shop()
-    order = await _order(s)
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s)
     with caplog.at_level("INFO", logger="daemon.mail"):
         await make_sender(None).drain()
     [row] = await _messages()
@@ -226,10 +219,7 @@ async def test_two_senders_in_one_process_never_send_a_message_twice(smtp: MailS
     smtp.behaviour = slow
     s = await shop()
     for _ in range(30):
-        order = await _order(s)
-        await advance_order(
-            actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-        )
+        await _moved(s)
     first, second = make_sender(smtp.url, worker="a"), make_sender(smtp.url, worker="b")
     await asyncio.gather(first.drain(), second.drain(), first.drain())
     await asyncio.gather(first.drain(), second.drain())
@@ -254,19 +244,13 @@ async def test_smtp_url_credentials_log_in(make_sender):
     try:
         s = await shop()
         for _ in range(2):
-            order = await _order(s)
-            await advance_order(
-                actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-            )
+            await _moved(s)
         good = f"smtp://shop:p%40ss%3Aword@127.0.0.1:{server.port}"
         await make_sender(good).drain()
         assert len(server.received) == 2
         assert [r["status"] for r in await _messages()] == ["sent", "sent"]
 
-        order = await _order(s)
-        await advance_order(
-            actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-        )
+        await _moved(s)
         await make_sender(f"smtp://shop:wrong@127.0.0.1:{server.port}").drain()
         last = (await _messages())[-1]  # refused credentials: an error kept, nothing sent
         assert last["status"] != "sent" and last["attempts"] == 1 and last["last_error"]
@@ -277,10 +261,7 @@ async def test_smtp_url_credentials_log_in(make_sender):
 
 async def test_names_and_subjects_cannot_add_headers(smtp: MailServer, make_sender):
     s = await shop(name="Evil\r\nBcc: victim@example.com")
-    order = await _order(s, external_ref="R1\r\nX-Injected: yes")
-    await advance_order(
-        actor=OPERATOR, workspace_id=s.ws.id, order_id=order.id, to_stage="in_production"
-    )
+    await _moved(s, external_ref="R1\r\nX-Injected: yes")
     await make_sender(smtp.url).drain()
     [mail] = smtp.received
     assert mail.recipients == [s.contact.email]

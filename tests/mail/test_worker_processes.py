@@ -1,15 +1,11 @@
-"""`python -m daemon` as real processes sending email: SIGKILL mid-send, two workers."""
+"""`python -m daemon` as real processes sending email: SIGKILL mid-send, two workers (started
+by the `spawn` fixture of tests/e2e/test_worker_processes.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import sys
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,51 +15,6 @@ from models.tables import CustomerMessage
 from tests import factories
 from tests.api.order_helpers import shop
 from tests.mail.smtp_server import MailServer
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class Worker:
-    def __init__(self, process: asyncio.subprocess.Process, log: Path) -> None:
-        self.process, self.log = process, log
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    async def started(self, seconds: float = 20.0) -> None:
-        async with asyncio.timeout(seconds):
-            while '"message":"worker started"' not in self.output():
-                assert self.process.returncode is None, self.output()
-                await asyncio.sleep(0.05)
-
-
-@pytest.fixture
-async def spawn(backend: str, tmp_path: Path) -> AsyncIterator[Callable[..., Any]]:
-    workers: list[Worker] = []
-
-    async def start(**env: str) -> Worker:
-        environment = {
-            **os.environ,
-            "DATABASE_URL": backend,
-            "WEBHOOK_POLL_INTERVAL": "0.2",
-            "PYTHONUNBUFFERED": "1",
-            **env,
-        }
-        log = tmp_path / f"worker-{len(workers)}.log"
-        with log.open("wb") as sink:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "daemon", cwd=ROOT, env=environment, stdout=sink, stderr=sink
-            )
-        worker = Worker(process, log)
-        workers.append(worker)
-        await worker.started()
-        return worker
-
-    yield start
-    for worker in workers:
-        if worker.process.returncode is None:
-            worker.process.kill()
-            await worker.process.wait()
 
 
 async def _queue_moves(count: int) -> None:
@@ -96,6 +47,7 @@ async def test_a_worker_killed_mid_send_leaves_the_message_to_the_next(spawn, sm
     await _queue_moves(1)
     settings = {"SMTP_URL": smtp.url, "WEBHOOK_TIMEOUT": "1.5", "WEBHOOK_LEASE": "3"}
     worker = await spawn(**settings)
+    await worker.started()
     try:
         async with asyncio.timeout(20):
             await first_data.wait()
@@ -106,7 +58,7 @@ async def test_a_worker_killed_mid_send_leaves_the_message_to_the_next(spawn, sm
     row = await CustomerMessage.select().first()
     assert row["status"] == "queued" and row["leased_by"] is not None
 
-    await spawn(**settings)
+    await (await spawn(**settings)).started()
     await _all_sent(1)
     await smtp.wait_for(1)
     row = await CustomerMessage.select().first()
@@ -122,7 +74,7 @@ async def test_two_workers_send_each_message_once(spawn, smtp: MailServer):
 
     smtp.behaviour = quick
     for _ in range(2):
-        await spawn(SMTP_URL=smtp.url, MAIL_CONCURRENCY="3")
+        await (await spawn(SMTP_URL=smtp.url, MAIL_CONCURRENCY="3")).started()
     for _ in range(4):  # in waves, so both workers are claiming at the same time
         await _queue_moves(15)
         await asyncio.sleep(0.1)

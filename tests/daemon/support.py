@@ -38,6 +38,11 @@ async def ok(_: web.Request, __: int) -> web.StreamResponse:
     return web.json_response({"ok": True})
 
 
+async def down(_: web.Request, __: int) -> web.StreamResponse:
+    """A receiver that is down: every request fails with a server error."""
+    return web.Response(status=503, text="down")
+
+
 @dataclass
 class Receiver:
     """An integrator's endpoint: verifies the signature with `hmac` (401 when wrong), records

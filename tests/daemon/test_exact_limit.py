@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from aiohttp import web
-
 from models.tables import WebhookAttempt
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
 
 
-async def failing(_: web.Request, __: int) -> web.Response:
-    return web.Response(status=500, text="down")
-
-
 async def test_a_failing_receiver_sees_exactly_20_attempts_across_events_and_batches(
     make_dispatcher, receiver: Receiver, fake_clock: FakeClock
 ):
-    receiver.behaviour = failing
+    receiver.behaviour = support.down
     ws = await support.workspace()
     sub = await support.subscription(ws, receiver.url())
     await support.queued(ws, sub, 30)

@@ -12,14 +12,10 @@ from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
 
 
-async def fail(_: web.Request, __: int) -> web.Response:
-    return web.Response(status=503, text="down")
-
-
 async def test_deactivated_at_the_20th_consecutive_failure_not_the_19th(
     make_dispatcher, receiver: Receiver, fake_clock: FakeClock
 ):
-    receiver.behaviour = fail
+    receiver.behaviour = support.down
     ws = await support.workspace()
     sub = await support.subscription(ws, receiver.url())
     await support.queued(ws, sub, 19)
@@ -45,7 +41,7 @@ async def test_deactivated_at_the_20th_consecutive_failure_not_the_19th(
 async def test_concurrent_workers_never_lose_a_count(
     make_dispatcher, receiver: Receiver, fake_clock: FakeClock
 ):
-    receiver.behaviour = fail
+    receiver.behaviour = support.down
     ws = await support.workspace()
     sub = await support.subscription(ws, receiver.url())
     await support.queued(ws, sub, 12)

@@ -7,6 +7,11 @@ changes nothing; the caller shows the link's state instead."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from piccolo.columns import Column
+
 from models import artwork, clock, db
 from models.errors import InvalidFields
 from models.proofs import Link, LinkState, find_link
@@ -30,30 +35,15 @@ def _name(name: str) -> str:
 async def approve(token: str, *, name: str, address: str) -> tuple[bool, Link]:
     """Approve the link's proof; (whether it was recorded now, the link as it now stands)."""
     name = _name(name)
-    now = clock.now()
-    async with db.transaction():
-        link = await find_link(token, now, lock=True)
-        if link is None:
-            raise UnknownLink(token)
-        if link.state is not LinkState.OPEN:
-            return False, link
+
+    async def approved(link: Link) -> None:
         await artwork.approve_artwork(
             workspace_id=link.workspace_id,
             order_id=link.order_id,
             approved_by=name or "the customer (no name given)",
         )
-        await ArtworkProof.update(
-            {
-                ArtworkProof.answer: "approved",
-                ArtworkProof.answered_at: now,
-                ArtworkProof.answered_name: name or None,
-                ArtworkProof.answered_from: address[:100],
-            }
-        ).where(ArtworkProof.id == link.proof_id)
-        changed = await find_link(token, now)
-    if changed is None:  # not expected: read in the transaction that just wrote it
-        raise UnknownLink(token)
-    return True, changed
+
+    return await _answer(token, approved, "approved", name, address)
 
 
 async def request_changes(
@@ -74,6 +64,24 @@ async def request_changes(
         errors.update(invalid.errors)
     if errors:
         raise InvalidFields(errors)
+
+    async def changes(link: Link) -> None:
+        await artwork.request_changes(workspace_id=link.workspace_id, order_id=link.order_id)
+
+    return await _answer(token, changes, "changes_requested", name, address, comment=comment)
+
+
+async def _answer(
+    token: str,
+    change: Callable[[Link], Awaitable[None]],
+    answer: str,
+    name: str,
+    address: str,
+    *,
+    comment: str | None = None,
+) -> tuple[bool, Link]:
+    """Record `answer` on the link's proof after `change` to the artwork, in one transaction
+    with the order locked; (whether it was recorded now, the link as it now stands)."""
     now = clock.now()
     async with db.transaction():
         link = await find_link(token, now, lock=True)
@@ -81,17 +89,17 @@ async def request_changes(
             raise UnknownLink(token)
         if link.state is not LinkState.OPEN:
             return False, link
-        await artwork.request_changes(workspace_id=link.workspace_id, order_id=link.order_id)
-        await ArtworkProof.update(
-            {
-                ArtworkProof.answer: "changes_requested",
-                ArtworkProof.answered_at: now,
-                ArtworkProof.answered_name: name or None,
-                ArtworkProof.answered_from: address[:100],
-                ArtworkProof.customer_comment: comment,
-            }
-        ).where(ArtworkProof.id == link.proof_id)
+        await change(link)
+        fields: dict[Column | str, Any] = {
+            ArtworkProof.answer: answer,
+            ArtworkProof.answered_at: now,
+            ArtworkProof.answered_name: name or None,
+            ArtworkProof.answered_from: address[:100],
+        }
+        if comment is not None:
+            fields[ArtworkProof.customer_comment] = comment
+        await ArtworkProof.update(fields).where(ArtworkProof.id == link.proof_id)
         changed = await find_link(token, now)
-    if changed is None:
+    if changed is None:  # not expected: read in the transaction that just wrote it
         raise UnknownLink(token)
     return True, changed

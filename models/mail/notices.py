@@ -107,7 +107,7 @@ async def queue_deactivation_notices(now: dt.datetime) -> int:
     (on SQLite a transaction takes the database's write lock)."""
     async with statements.connection() as conn:
         untold = await conn.rows(UNTOLD, now - LOOK_BACK, OPERATOR_DISABLED)
-        owners = {row[1]: list(await conn.rows(OWNERS, row[1])) for row in untold}
+        owners = {ws: list(await conn.rows(OWNERS, ws)) for ws in {row[1] for row in untold}}
     if not untold:
         return 0
     queued = 0

@@ -19,20 +19,33 @@ from tests.security.processes import web_process
 GUESSES = 150
 
 
+async def guess_at_once(client: httpx.AsyncClient, email: str) -> list[int]:
+    """GUESSES wrong passwords for `email`, all sent at once: the status of each answer."""
+    token = csrf_of(await client.get("/admin/login"))
+
+    async def guess(n: int) -> int:
+        answer = await client.post(
+            "/admin/login",
+            data={"email": email, "password": f"guess number {n}", "_csrf_token": token},
+        )
+        return answer.status_code
+
+    return list(await asyncio.gather(*(guess(n) for n in range(GUESSES))))
+
+
+async def age_attempts(by: dt.timedelta) -> None:
+    """Move every counted attempt `by` into the past."""
+    for row in await FailedLogin.select(FailedLogin.id, FailedLogin.at):
+        await FailedLogin.update({FailedLogin.at: row["at"] - by}).where(
+            FailedLogin.id == row["id"]
+        )
+
+
 async def test_150_concurrent_guesses_get_at_most_10_password_checks(browsers: Browser) -> None:
     ws = await factories.workspace()
     owner = await member(ws)
     attacker = browsers("203.0.113.50")
-    token = csrf_of(await attacker.get("/admin/login"))
-
-    async def guess(n: int) -> int:
-        answer = await attacker.post(
-            "/admin/login",
-            data={"email": owner.email, "password": f"guess number {n}", "_csrf_token": token},
-        )
-        return answer.status_code
-
-    statuses = await asyncio.gather(*(guess(n) for n in range(GUESSES)))
+    statuses = await guess_at_once(attacker, owner.email)
     # Every password check is preceded by its counted row, and a failed check keeps it: the
     # rows are the checks that were made.
     checked = await FailedLogin.count().where(FailedLogin.email == owner.email.lower())
@@ -45,15 +58,9 @@ async def test_150_concurrent_guesses_get_at_most_10_password_checks(browsers: B
     assert 840 <= int(refused.headers["retry-after"]) <= 900
     assert await AdminSession.count() == 0
     # Only when the window has passed does it open again.
-    for row in await FailedLogin.select(FailedLogin.id, FailedLogin.at):
-        await FailedLogin.update({FailedLogin.at: row["at"] - dt.timedelta(minutes=14)}).where(
-            FailedLogin.id == row["id"]
-        )
+    await age_attempts(dt.timedelta(minutes=14))
     assert (await log_in(owner_browser, owner.email)).status_code == 429
-    for row in await FailedLogin.select(FailedLogin.id, FailedLogin.at):
-        await FailedLogin.update({FailedLogin.at: row["at"] - dt.timedelta(minutes=1)}).where(
-            FailedLogin.id == row["id"]
-        )
+    await age_attempts(dt.timedelta(minutes=1))
     assert (await log_in(owner_browser, owner.email)).status_code == 303
 
 
@@ -81,16 +88,7 @@ async def test_150_concurrent_guesses_at_a_real_web_process(backend: str, tmp_pa
     with web_process(backend, tmp_path / "web.log") as web:
         limits = httpx.Limits(max_connections=GUESSES, max_keepalive_connections=GUESSES)
         async with httpx.AsyncClient(base_url=web.base, timeout=60, limits=limits) as attacker:
-            token = csrf_of(await attacker.get("/admin/login"))
-
-            async def guess(n: int) -> int:
-                answer = await attacker.post(
-                    "/admin/login",
-                    data={"email": owner.email, "password": f"guess {n}", "_csrf_token": token},
-                )
-                return answer.status_code
-
-            statuses = await asyncio.gather(*(guess(n) for n in range(GUESSES)))
+            statuses = await guess_at_once(attacker, owner.email)
         checked = await FailedLogin.count().where(FailedLogin.email == owner.email.lower())
         assert 1 <= checked <= login_throttle.MAX_PER_EMAIL
         assert statuses.count(400) == checked and statuses.count(429) == GUESSES - checked

@@ -203,6 +203,8 @@ class MailSender:
         """The scheduler's job: start a drain unless one is still running (a slow SMTP server
         keeps one drain busy; the job itself returns at once, so the scheduler never has to
         skip it)."""
+        if self.stopping:
+            return
         if self._running is None or self._running.done():
             self._running = asyncio.create_task(self.drain(), name="send-mail")
 

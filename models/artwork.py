@@ -15,6 +15,7 @@ from models.queries.filters import MAX_ID
 from models.stages import TERMINAL_STAGES
 from models.tables import Artwork, Order
 from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 
 async def _locked_order(workspace_id: int, order_id: int) -> dict[str, Any]:
@@ -120,7 +121,7 @@ async def approve_artwork(
         await Order.update({Order.updated_at: now}).where(Order.id == order_id)
         await outbox.record_event(
             workspace_id=workspace_id,
-            name="artwork.approved",
+            name=EventName.ARTWORK_APPROVED,
             fields=outbox.artwork_fields(
                 order_id=order_id, order_number=order["number"], artwork_version=artwork["version"]
             ),

@@ -30,7 +30,12 @@ no-store:
 Why the database: the notice must survive the redirect to whichever web process answers the
 GET, must belong to the browser's session only (a flash row references the session row, and is
 deleted with it), and a secret must never sit in a cookie or a URL. The row is deleted as it is
-read; one not read within MAX_AGE is ignored and deleted by the next `push` of any session.
+read; one not read within MAX_AGE is ignored and deleted by the next `redirect` of any session.
+
+Most page loads have nothing to show, so they must not pay for looking: `redirect` also sets
+a small marker cookie (no content, gone after MAX_AGE), and `take` looks in the database only
+while the browser sends it, then with one indexed read; the row is deleted (a write) only when
+there is one.
 """
 
 from __future__ import annotations
@@ -43,11 +48,15 @@ from litestar import Request
 from litestar.response import Redirect
 
 from api.admin.pages import see_other
+from api.admin.security import PREFIX, is_https
 from models import clock, statements
 from models.tables import AdminFlash
 
 MAX_AGE = dt.timedelta(minutes=10)
 MAX_NOTICE = 2_000
+# Only a hint that a notice may be waiting (a forged one costs one read): no value, no secret.
+MARKER_COOKIE = "pressline_notice"
+WAITING = statements.Sql("SELECT 1 FROM admin_flashes WHERE session = $1 LIMIT 1")
 
 
 class Flash(msgspec.Struct, frozen=True):
@@ -63,8 +72,8 @@ def _session_id(request: Request[Any, Any, Any]) -> int:
     return int(request.auth)
 
 
-async def push(
-    request: Request[Any, Any, Any], notice: str, *, secret: str | None = None, **details: Any
+async def _push(
+    request: Request[Any, Any, Any], notice: str, *, secret: str | None, details: dict[str, Any]
 ) -> None:
     """Keep `notice` (and a secret to show once) for this session's next page."""
     now = clock.now()
@@ -89,13 +98,25 @@ async def redirect(
     secret: str | None = None,
     **details: Any,
 ) -> Redirect:
-    """`push`, then the 303 to `path` (the whole POST-redirect-GET answer of a successful POST)."""
-    await push(request, notice, secret=secret, **details)
-    return see_other(path)
+    """The whole POST-redirect-GET answer of a successful POST: `notice` (and a secret to show
+    once, with `details`) kept for this session's next page, and the 303 to `path`."""
+    await _push(request, notice, secret=secret, details=details)
+    response = see_other(path)
+    response.set_cookie(
+        MARKER_COOKIE, "1", max_age=int(MAX_AGE.total_seconds()), path=PREFIX,
+        secure=is_https(request), httponly=True, samesite="lax",
+    )  # fmt: skip
+    return response
 
 
 async def take(request: Request[Any, Any, Any]) -> Flash:
-    """This session's notice, deleted as it is read (a reload shows nothing)."""
+    """This session's notice, deleted as it is read (a reload shows nothing). Without the
+    marker cookie, or with no row waiting, nothing is written and nothing more is read."""
+    if MARKER_COOKIE not in request.cookies:
+        return Flash()
+    async with statements.connection() as reader:
+        if await reader.row(WAITING, _session_id(request)) is None:
+            return Flash()
     rows = await (
         AdminFlash.delete()
         .where(AdminFlash.session == _session_id(request))

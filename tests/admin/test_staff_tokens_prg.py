@@ -192,3 +192,25 @@ async def test_a_notice_not_read_in_time_is_never_shown(shop: Shop) -> None:
         await post_form(client, "/admin/tokens", "/admin/tokens/", {"name": "Theirs", "days": "3"})
     rows = await AdminFlash.select(AdminFlash.secret)
     assert len(rows) == 1 and rows[0]["secret"] is not None  # only the other session's fresh one
+
+
+async def test_pages_look_for_a_notice_only_after_a_post_left_one(
+    shop: Shop, statements: list[str]
+) -> None:
+    """No page load writes for nothing: without the marker cookie of a POST's 303 a page sends
+    no statement about notices; with it, one read, and the delete only when one is waiting."""
+
+    def about_notices() -> list[str]:
+        return [sql.split()[0] for sql in statements if "admin_flashes" in sql]
+
+    await shop.client.get("/admin/tokens")  # the session's periodic touch is not counted
+    statements.clear()
+    assert (await shop.client.get("/admin/tokens")).status_code == 200
+    assert about_notices() == []
+    await post_form(shop.client, "/admin/tokens", "/admin/tokens/", {"name": "W", "days": "3"})
+    statements.clear()
+    assert "The token was created." in (await shop.client.get("/admin/tokens/created")).text
+    assert about_notices() == ["SELECT", "DELETE"]
+    statements.clear()
+    assert (await shop.client.get("/admin/tokens")).status_code == 200
+    assert about_notices() == ["SELECT"]  # the marker lasts MAX_AGE; nothing is waiting

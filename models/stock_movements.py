@@ -112,12 +112,3 @@ async def for_sku(
         return await statements.counted_page(
             reader, COUNT, MOVEMENTS, [workspace_id, sku_id], limit, offset
         )
-
-
-def who(row: MovementRow) -> str:
-    """The actor in words: the staff member's name, "API token <name>", or "operator"."""
-    if row.actor_kind == "token":
-        return f"API token {row.token_name or '(deleted)'}"
-    if row.actor_kind == "user":
-        return row.user_name or "(deleted user)"
-    return "operator"

@@ -18,6 +18,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.forms import form, text, whole_number
+from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models import catalogue, contacts
@@ -33,12 +34,6 @@ CONTACT_FIELDS = ("name", "email", "phone", "primary")
 EMPTY = {name: "" for name in FIELDS} | {"payment_terms": "net_30"}
 
 
-def money(cents: int, currency: str) -> str:
-    """`123456` GBP → `1,234.56 GBP`: amounts in major units, as people type them."""
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency}"
-
-
 def page_number(request: Request[Any, Any, Any]) -> int:
     """`?page=N` (1 when missing or not a number; at most 100,000)."""
     return max(1, min(whole_number(request.query_params.get("page", "1")) or 1, 100_000))
@@ -48,14 +43,19 @@ def _optional(value: str) -> str | None:
     return value.strip() or None
 
 
-def _customer_values(typed: dict[str, str]) -> dict[str, Any]:
+async def _typed_contact(request: Request[Any, Any, Any]) -> dict[str, str]:
+    """A contact form's fields as typed (shown again when refused)."""
+    fields = await form(request)
+    return {name: text(fields, name) for name in CONTACT_FIELDS}
+
+
+def _contact_values(typed: dict[str, str]) -> dict[str, Any]:
+    """The typed contact as models/contacts.py takes it (add and edit alike)."""
     return {
         "name": typed["name"],
-        "price_list": _optional(typed["price_list"]),
-        "discount": _optional(typed["discount"]),
-        "payment_terms": typed["payment_terms"],
-        "carrier": typed["carrier"],
-        "tax_exempt": typed["tax_exempt"] == "on",
+        "email": typed["email"],
+        "phone": typed["phone"],
+        "primary": typed["primary"] == "on",
     }
 
 
@@ -97,18 +97,39 @@ class CustomerController(Controller):
 
     @post("/", status_code=303)
     async def create_customer(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        return await self._save(request, None)
+
+    async def _save(
+        self, request: Request[Any, Any, Any], customer_id: int | None
+    ) -> Template | Redirect:
+        """Create (no `customer_id`) or edit: the form again with its errors, or the 303 to the
+        customer's page. A new customer's empty slug is made from the name."""
         fields = await form(request)
         typed = {name: text(fields, name) for name in FIELDS}
+        values: dict[str, Any] = {
+            "workspace_id": request.user.workspace_id,
+            "name": typed["name"],
+            "price_list": _optional(typed["price_list"]),
+            "discount": _optional(typed["discount"]),
+            "payment_terms": typed["payment_terms"],
+            "carrier": typed["carrier"],
+            "tax_exempt": typed["tax_exempt"] == "on",
+        }
         try:
-            row = await catalogue.create_customer(
-                workspace_id=request.user.workspace_id, slug=_optional(typed["slug"]),
-                **_customer_values(typed),
-            )  # fmt: skip
+            if customer_id is None:
+                row = await catalogue.create_customer(slug=_optional(typed["slug"]), **values)
+            else:
+                row = await catalogue.update_customer(
+                    customer_id=customer_id, slug=typed["slug"], **values
+                )
         except InvalidFields as invalid:
-            return self._form(request, typed=typed, errors=invalid.errors)
-        return await flash.redirect(
-            request, f"{PREFIX}/customers/{row.id}", f"The customer {row.name} was added."
+            return self._form(request, typed=typed, customer_id=customer_id, errors=invalid.errors)
+        notice = (
+            f"The customer {row.name} was added."
+            if customer_id is None
+            else "The customer's details were saved."
         )
+        return await flash.redirect(request, f"{PREFIX}/customers/{row.id}", notice)
 
     @get("/{customer_id:int}")
     async def show_customer(
@@ -129,7 +150,8 @@ class CustomerController(Controller):
             raise NotFoundError(f"customer {customer_id} not found")
         return page(
             request, "customer.html", status_code=422 if errors else 200, here="customers",
-            title=found.customer.name, c=found, money=money, errors=errors or {},
+            title=found.customer.name, c=found, money=money, shown=Shown(request.user.timezone),
+            errors=errors or {},
             typed=typed or {"name": "", "email": "", "phone": "", "primary": ""},
             notice=(await flash.take(request)).notice if errors is None else "",
         )  # fmt: skip
@@ -138,10 +160,9 @@ class CustomerController(Controller):
     async def edit_customer_form(
         self, request: Request[Any, Any, Any], customer_id: CustomerId
     ) -> Template:
-        found = await queries.customer_page(request.user.workspace_id, customer_id)
-        if found is None:
+        c = await queries.customer_record(request.user.workspace_id, customer_id)
+        if c is None:
             raise NotFoundError(f"customer {customer_id} not found")
-        c = found.customer
         discount = "" if c.discount_percent is None else f"{float(c.discount_percent):.2f}"
         typed = {
             "name": c.name, "slug": c.slug, "price_list": c.price_list or "",
@@ -154,18 +175,7 @@ class CustomerController(Controller):
     async def edit_customer(
         self, request: Request[Any, Any, Any], customer_id: CustomerId
     ) -> Template | Redirect:
-        fields = await form(request)
-        typed = {name: text(fields, name) for name in FIELDS}
-        try:
-            row = await catalogue.update_customer(
-                workspace_id=request.user.workspace_id, customer_id=customer_id,
-                slug=typed["slug"], **_customer_values(typed),
-            )  # fmt: skip
-        except InvalidFields as invalid:
-            return self._form(request, typed=typed, customer_id=customer_id, errors=invalid.errors)
-        return await flash.redirect(
-            request, f"{PREFIX}/customers/{row.id}", "The customer's details were saved."
-        )
+        return await self._save(request, customer_id)
 
     # --- contacts ------------------------------------------------------------------------------
 
@@ -173,13 +183,11 @@ class CustomerController(Controller):
     async def add_contact(
         self, request: Request[Any, Any, Any], customer_id: CustomerId
     ) -> Template | Redirect:
-        fields = await form(request)
-        typed = {name: text(fields, name) for name in CONTACT_FIELDS}
+        typed = await _typed_contact(request)
         try:
             row = await contacts.add_contact(
                 workspace_id=request.user.workspace_id, customer_id=customer_id,
-                name=typed["name"], email=typed["email"], phone=typed["phone"],
-                primary=typed["primary"] == "on",
+                **_contact_values(typed),
             )  # fmt: skip
         except InvalidFields as invalid:
             return await self._show(request, customer_id, typed=typed, errors=invalid.errors)
@@ -220,13 +228,11 @@ class CustomerController(Controller):
         self, request: Request[Any, Any, Any], customer_id: CustomerId, contact_id: ContactId
     ) -> Template | Redirect:
         row = await self._contact(request, customer_id, contact_id)
-        fields = await form(request)
-        typed = {name: text(fields, name) for name in CONTACT_FIELDS}
+        typed = await _typed_contact(request)
         try:
             row = await contacts.edit_contact(
                 workspace_id=request.user.workspace_id, customer_id=customer_id,
-                contact_id=contact_id, name=typed["name"], email=typed["email"],
-                phone=typed["phone"], primary=typed["primary"] == "on",
+                contact_id=contact_id, **_contact_values(typed),
             )  # fmt: skip
         except InvalidFields as invalid:
             return self._contact_form(request, row, typed=typed, errors=invalid.errors)

@@ -20,6 +20,7 @@ from litestar.response import Redirect, Template
 from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
+from api.admin.order_forms import Shown
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models import catalogue, stock, stock_movements
@@ -92,7 +93,7 @@ class InventoryController(Controller):
             request, "sku.html", status_code=422 if errors else 200, here="inventory",
             title=f"SKU {row.code}", sku=row, status=status_of(row), movements=movements,
             movement_total=total, page_number=number,
-            more=number * MOVEMENTS_PAGE < total, who=stock_movements.who,
+            more=number * MOVEMENTS_PAGE < total, who=Shown.actor,
             typed=typed or {"delta": "", "reason": ""}, errors=errors or {},
             notice="" if errors else (await flash.take(request)).notice,
         )  # fmt: skip
@@ -101,18 +102,17 @@ class InventoryController(Controller):
     async def adjust(self, request: Request[Any, Any, Any], code: SkuCode) -> Template | Redirect:
         fields = await form(request)
         typed = {"delta": text(fields, "delta").strip(), "reason": text(fields, "reason")}
+        delta = whole_number(typed["delta"].removeprefix("+"))  # None: refused by stock.adjust
         try:
             done = await stock.adjust(
-                workspace_id=request.user.workspace_id, code=code,
-                delta=whole_number(typed["delta"].removeprefix("+")), reason=typed["reason"],
-                actor=Actor.user(request.user.user_id),
+                workspace_id=request.user.workspace_id, code=code, delta=delta,
+                reason=typed["reason"], actor=Actor.user(request.user.user_id),
             )  # fmt: skip
         except InvalidFields as invalid:
             return await self._show(request, code, typed=typed, errors=invalid.errors)
-        delta = int(typed["delta"].removeprefix("+"))
         return await flash.redirect(
             request, f"{PREFIX}/inventory/{done.code}",
-            f"On hand {'+' if delta > 0 else ''}{delta:,}: now {done.on_hand:,}.",
+            f"On hand {delta:+,}: now {done.on_hand:,}.",
         )  # fmt: skip
 
     @post("/import", status_code=303)

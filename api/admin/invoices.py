@@ -15,8 +15,9 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.customers import money, page_number
+from api.admin.customers import page_number
 from api.admin.forms import form, text
+from api.admin.order_forms import money
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models import invoices

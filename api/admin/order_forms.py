@@ -150,6 +150,15 @@ def today(timezone: str) -> dt.datetime:
     return orders.local_midnight(clock.now().astimezone(ZoneInfo(timezone)).date(), timezone)
 
 
+def money(cents: int | None, currency: str) -> str:
+    """`123456` GBP → `1,234.56 GBP`: amounts in major units, as people type them (integer
+    arithmetic, so exact at any size); — for none. Every admin page shows money through this."""
+    if cents is None:
+        return "—"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency}"
+
+
 class Shown:
     """Formatting for the order templates, in the workspace's zone (passed as `shown`)."""
 
@@ -165,9 +174,7 @@ class Shown:
     def overdue(self, stage: str, due_by: Any) -> bool:
         return due_by is not None and stage in OPEN and when(due_by) < self.today
 
-    @staticmethod
-    def money(cents: int | None, currency: str) -> str:
-        return "—" if cents is None else f"{cents / 100:,.2f} {currency}"
+    money = staticmethod(money)
 
     @staticmethod
     def stage(code: str | None) -> str:
@@ -180,7 +187,8 @@ class Shown:
 
     @staticmethod
     def actor(move: Any) -> str:
-        """Who made a move: the staff member, "API token <name>", or "operator"."""
+        """Who made a change (a stage move, a stock movement: models/actors.py): the staff
+        member, "API token <name>", or "operator"."""
         if move.actor_kind == "user":
             return move.user_name or "a former member"
         if move.actor_kind == "token":

@@ -13,6 +13,7 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
+from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
 from api.admin.order_forms import (
     STAGE_NAMES,
@@ -38,7 +39,6 @@ OrderRef = Annotated[
     str, PathParameter(description="The order's ORD- number (ORD-2026-0042) or its id")
 ]
 RETURN_TO = {"board": f"{PREFIX}/orders/board"}  # where a move may send the browser back to
-MAX_PAGE = 100_000
 
 
 def _actor(request: Request[Any, Any, Any]) -> Actor:
@@ -72,7 +72,7 @@ class OrderController(Controller):
             q=query.get("q", "").strip() or None,
             due=query.get("due") if query.get("due") in DUE_FILTERS else None,
         )
-        number = max(1, min(whole_number(query.get("page", "1")) or 1, MAX_PAGE))
+        number = page_number(request)
         shown = Shown(user.timezone)
         total, rows = await order_pages.list_orders(
             user.workspace_id, filters, today=shown.today, page=number

@@ -10,6 +10,7 @@ A member's own password is changed on /admin/account (the current one required).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
@@ -99,52 +100,66 @@ class StaffController(Controller):
     async def deactivate_member(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
-        member = await _member(request, member_id)
         return await self._change(
-            request, lambda: members.set_active(member_id, False),
-            f"{member.name} was deactivated: their API tokens answer 403 and they are logged out.",
+            request, member_id, lambda: members.set_active(member_id, False),
+            lambda m: f"{m.name} was deactivated: their API tokens answer 403 and they are "
+            "logged out.",
         )  # fmt: skip
 
     @post("/{member_id:int}/activate", status_code=303)
     async def activate_member(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
-        member = await _member(request, member_id)
         return await self._change(
-            request, lambda: members.set_active(member_id, True),
-            f"{member.name} was reactivated.",
+            request, member_id, lambda: members.set_active(member_id, True),
+            lambda m: f"{m.name} was reactivated.",
         )  # fmt: skip
 
     @post("/{member_id:int}/role", status_code=303)
     async def change_role(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
-        member = await _member(request, member_id)
         role = text(await form(request), "role")
         return await self._change(
-            request, lambda: members.set_role(member_id, role), f"{member.name} is now {role}."
-        )
+            request, member_id, lambda: members.set_role(member_id, role),
+            lambda m: f"{m.name} is now {role}.",
+        )  # fmt: skip
 
     async def _change(
-        self, request: Request[Any, Any, Any], action: Any, notice: str
+        self,
+        request: Request[Any, Any, Any],
+        member_id: int,
+        action: Callable[[], Awaitable[object]],
+        notice: Callable[[members.Member], str],
     ) -> Template | Redirect:
+        """One member's change: `action` (models/members.py) on a member of this workspace,
+        then the list with the notice said of the member, or the list with the refusal."""
+        member = await _member(request, member_id)
         try:
             await action()
         except (RuleRefused, InvalidFields) as refused:
             return await self._list(request, status_code=422, message=refused.message)
-        return await flash.redirect(request, f"{PREFIX}/staff", notice)
+        return await flash.redirect(request, f"{PREFIX}/staff", notice(member))
+
+    def _password_form(
+        self,
+        request: Request[Any, Any, Any],
+        member: members.Member,
+        errors: dict[str, list[str]] | None = None,
+    ) -> Template:
+        return page(
+            request, "staff_password.html", status_code=422 if errors else 200, here="staff",
+            title=f"Password of {member.name}", member=member, errors=errors or {},
+        )  # fmt: skip
 
     @get("/{member_id:int}/password")
     async def password_form(
         self, request: Request[Any, Any, Any], member_id: MemberId
     ) -> Template | Redirect:
         member = await _member(request, member_id)
-        if member.id == request.user.user_id:
+        if member.id == request.user.user_id:  # their own: with the current password
             return see_other(f"{PREFIX}/account")
-        return page(
-            request, "staff_password.html", here="staff", title=f"Password of {member.name}",
-            member=member, errors={},
-        )  # fmt: skip
+        return self._password_form(request, member)
 
     @post("/{member_id:int}/password", status_code=303)
     async def set_password(
@@ -152,23 +167,18 @@ class StaffController(Controller):
     ) -> Template | Redirect:
         """The same function as `pressline user set-password`: their sessions end."""
         member = await _member(request, member_id)
-        if member.id == request.user.user_id:  # their own: with the current password
+        if member.id == request.user.user_id:
             return see_other(f"{PREFIX}/account")
         fields = await form(request)
         password = text(fields, "password")
-        errors: dict[str, list[str]] = {}
         if password != text(fields, "confirm_password"):
-            errors["confirm_password"] = ["does not match the new password"]
+            return self._password_form(
+                request, member, {"confirm_password": ["does not match the new password"]}
+            )
         try:
-            if not errors:
-                await members.set_password(member_id, password)
+            await members.set_password(member_id, password)
         except InvalidFields as invalid:
-            errors = invalid.errors
-        if errors:
-            return page(
-                request, "staff_password.html", status_code=422, here="staff",
-                title=f"Password of {member.name}", member=member, errors=errors,
-            )  # fmt: skip
+            return self._password_form(request, member, invalid.errors)
         return await flash.redirect(
             request, f"{PREFIX}/staff",
             f"{member.name}'s password was set; they were logged out of the admin everywhere.",

@@ -13,14 +13,14 @@ from decimal import Decimal
 import msgspec
 
 from models import statements
+from models.queries.customers import CUSTOMER_COLUMNS, CUSTOMER_FROM, ContactRow, CustomerListRow
 from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
-from models.stages import OPEN_STAGES
+from models.queries.order_pages import OPEN_LIST
 from models.statements import Select, Sql, Stamp
 
 MAX_NAME = 200  # customers.name
 PAGE = 50
 ORDERS_SHOWN = 50  # on a customer's page; the order list filtered by customer has the rest
-_OPEN = ", ".join(f"'{stage}'" for stage in sorted(OPEN_STAGES))
 
 
 class CustomerLine(msgspec.Struct, array_like=True, frozen=True):
@@ -66,7 +66,7 @@ def list_statements(search: bool) -> tuple[Sql, Select[CustomerLine]]:
 FIGURES = Select(
     CustomerFigures,
     f"""
-    SELECT customer, COUNT(*), SUM(CASE WHEN stage IN ({_OPEN}) THEN 1 ELSE 0 END)
+    SELECT customer, COUNT(*), SUM(CASE WHEN stage IN ({OPEN_LIST}) THEN 1 ELSE 0 END)
     FROM orders WHERE workspace = $1 AND customer = ANY($2)
     GROUP BY customer
     """,  # noqa: S608 - constant fragments
@@ -119,24 +119,19 @@ async def customer_list(workspace_id: int, *, search: str, offset: int) -> Custo
 # --- one customer --------------------------------------------------------------------------------
 
 
-class CustomerRecord(msgspec.Struct, array_like=True, frozen=True):
-    id: int
-    name: str
-    slug: str
-    payment_terms: str
-    default_carrier: str
+class CustomerRecord(CustomerListRow, array_like=True, frozen=True):
+    """The API's customer row (CUSTOMER_COLUMNS), then what only the admin shows, and the
+    workspace's currency (lifetime value is shown in it)."""
+
     tax_exempt: bool | int  # SQLite gives 0/1
-    price_list: str | None
-    discount_percent: Decimal | float | None
     created_at: Stamp
+    currency: str
 
 
-class ContactLine(msgspec.Struct, array_like=True, frozen=True):
+class ContactLine(ContactRow, array_like=True, frozen=True):
+    """The API's contact row, then its id (the edit and remove links)."""
+
     id: int
-    name: str
-    email: str
-    phone: str
-    is_primary: bool | int
 
 
 class CustomerOrder(msgspec.Struct, array_like=True, frozen=True):
@@ -151,17 +146,16 @@ class CustomerOrder(msgspec.Struct, array_like=True, frozen=True):
 
 RECORD = Select(
     CustomerRecord,
-    """
-    SELECT c.id, c.name, c.slug, c.payment_terms, c.default_carrier, c.tax_exempt,
-           p.name, p.discount_percent, UTC_TEXT(c.created_at)
-    FROM customers c LEFT JOIN price_lists p ON p.id = c.price_list
+    f"""
+    SELECT {CUSTOMER_COLUMNS}, c.tax_exempt, UTC_TEXT(c.created_at), w.currency
+    FROM {CUSTOMER_FROM} JOIN workspaces w ON w.id = c.workspace
     WHERE c.workspace = $1 AND c.id = $2
-    """,
+    """,  # noqa: S608 - constant fragments
 )
 CONTACTS = Select(
     ContactLine,
     """
-    SELECT id, name, email, phone, is_primary FROM contacts
+    SELECT name, email, phone, is_primary, id FROM contacts
     WHERE workspace = $1 AND customer = $2
     ORDER BY is_primary DESC, created_at, id
     """,
@@ -196,12 +190,19 @@ async def customer_page(workspace_id: int, customer_id: int) -> CustomerPage | N
         orders = await reader.all(ORDERS, workspace_id, customer_id, ORDERS_SHOWN)
         figures = await reader.one(FIGURES, workspace_id, [customer_id])
         value = await reader.one(VALUES, workspace_id, [customer_id])
-        currency = await _currency(reader, workspace_id)
     return CustomerPage(
         customer=customer,
         contacts=contacts,
         orders=orders,
         figures=figures or CustomerFigures(customer_id, 0, 0),
         paid_cents=int(value.paid_cents) if value else 0,
-        currency=currency,
+        currency=customer.currency,
     )
+
+
+async def customer_record(workspace_id: int, customer_id: int) -> CustomerRecord | None:
+    """Only the customer's own fields (the edit form)."""
+    if not 0 < customer_id <= MAX_ID:
+        return None
+    async with statements.connection() as reader:
+        return await reader.one(RECORD, workspace_id, customer_id)

@@ -6,39 +6,26 @@ from __future__ import annotations
 
 import functools
 
-import msgspec
-
 from models import statements
 from models.queries.filters import cannot_match, contains_ci, contains_pattern
-from models.queries.inventory import LOW, MAX_CODE
-from models.statements import Select, Sql, Stamp
+from models.queries.inventory import LOW, MAX_CODE, SKU_COLUMNS, SkuRow
+from models.statements import Select, Sql
 
 PAGE = 50
 
 
-class SkuLine(msgspec.Struct, array_like=True, frozen=True):
+class SkuLine(SkuRow, array_like=True, frozen=True):
+    """The API's SKU row (SKU_COLUMNS) followed by its id (the SKU's movements are read by
+    id)."""
+
     id: int
-    code: str
-    style: str
-    brand: str
-    colour: str
-    colour_hex: str
-    size: str
-    on_hand: int
-    reserved: int
-    reorder_point: int
-    discontinued: bool | int  # SQLite gives 0/1
-    updated_at: Stamp
 
     @property
     def available(self) -> int:
         return self.on_hand - self.reserved
 
 
-COLUMNS = """
-    s.id, s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
-    s.reorder_point, s.discontinued, UTC_TEXT(s.updated_at)
-"""
+COLUMNS = f"{SKU_COLUMNS}, s.id"
 _SEARCHED = ("s.code", "s.style", "s.brand", "s.colour")
 
 

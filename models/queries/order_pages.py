@@ -15,10 +15,14 @@ from models import statements
 from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.queries.orders import (
     INVOICES,
+    ORDER_COLUMNS,
+    ORDER_FROM,
     ORDER_LINES,
     ArtworkStatus,
+    HistoryRow,
     InvoiceRow,
     LineRow,
+    OrderRow,
     Stage,
 )
 from models.stages import OPEN_STAGES, SEQUENCE, STAGES
@@ -30,9 +34,10 @@ MAX_SEARCH = 200  # customers.name, the longest column `q` looks in
 MAX_DELIVERIES = 100
 ORDER_PREFIX = "ORD-"
 MAX_NUMBER = 32  # orders.number
-# The open stages in production order: the board's columns, the `open` filter.
+# The open stages in production order: the board's columns, the `open` filter; OPEN_LIST is
+# them as a SQL list (`stage IN (...)`) for every admin statement that counts open orders.
 OPEN = tuple(stage for stage in SEQUENCE if stage in OPEN_STAGES)
-_OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
+OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
 DUE_FILTERS = ("overdue", "week")
 
 
@@ -69,7 +74,7 @@ def _list_statements(stage: str | None, customer: bool, q: bool, due: str | None
     filter's values, in the order of `list_orders`)."""
     where, n = ["o.workspace = $1"], 1
     if stage == "open":
-        where.append(f"o.stage IN ({_OPEN_LIST})")
+        where.append(f"o.stage IN ({OPEN_LIST})")
     elif stage is not None:
         n += 1
         where.append(f"o.stage = ${n}")
@@ -84,7 +89,7 @@ def _list_statements(stage: str | None, customer: bool, q: bool, due: str | None
         )
     if due == "overdue":  # still open after the day it was due
         n += 1
-        where.append(f"o.stage IN ({_OPEN_LIST}) AND o.due_by < ${n}")
+        where.append(f"o.stage IN ({OPEN_LIST}) AND o.due_by < ${n}")
     elif due == "week":  # due today or in the next six days
         n += 2
         where.append(f"o.due_by >= ${n - 1} AND o.due_by < ${n}")
@@ -163,7 +168,7 @@ BOARD = Select(
                    ORDER BY (o.due_by IS NULL), o.due_by, o.created_at, o.id
                ) AS place
         FROM orders o JOIN customers c ON c.id = o.customer
-        WHERE o.workspace = $1 AND o.stage IN ({_OPEN_LIST})
+        WHERE o.workspace = $1 AND o.stage IN ({OPEN_LIST})
     ) AS ranked
     WHERE place <= $2
     ORDER BY stage, place
@@ -192,26 +197,11 @@ async def board(workspace_id: int) -> list[Column]:
 # --- one order -----------------------------------------------------------------------------------
 
 
-class OrderHead(msgspec.Struct, array_like=True, frozen=True):
-    """The order with its customer, the customer's primary contact and the artwork."""
+class OrderHead(OrderRow, array_like=True, frozen=True):
+    """The order with its customer (ORDER_COLUMNS), then its notes, the customer's default
+    carrier and primary contact, and the artwork (NULLs without an artwork row)."""
 
-    id: int
-    number: str
-    stage: Stage
-    due_by: Stamp | None
-    dispatched_at: Stamp | None
-    carrier: str | None
-    tracking_number: str | None
-    external_ref: str | None
     notes: str
-    subtotal_cents: int
-    tax_cents: int
-    total_cents: int
-    currency: str
-    created_at: Stamp
-    updated_at: Stamp
-    customer_id: int
-    customer_name: str
     default_carrier: str
     contact_name: str | None
     contact_email: str | None
@@ -221,37 +211,30 @@ class OrderHead(msgspec.Struct, array_like=True, frozen=True):
     artwork_approved_at: Stamp | None
 
 
-_HEAD = """
-    SELECT o.id, o.number, o.stage, o.due_by, UTC_TEXT(o.dispatched_at), o.carrier,
-           o.tracking_number, o.external_ref, o.notes, o.subtotal_cents, o.tax_cents,
-           o.total_cents, o.currency, UTC_TEXT(o.created_at), UTC_TEXT(o.updated_at),
-           c.id, c.name, c.default_carrier, p.name, p.email, p.phone,
+_HEAD = f"""
+    SELECT {ORDER_COLUMNS}, o.notes, c.default_carrier, p.name, p.email, p.phone,
            a.status, a.version, UTC_TEXT(a.approved_at)
-    FROM orders o
-    JOIN customers c ON c.id = o.customer
+    FROM {ORDER_FROM}
     LEFT JOIN contacts p ON p.id = (
         SELECT id FROM contacts WHERE customer = c.id AND is_primary ORDER BY id LIMIT 1
     )
     LEFT JOIN artwork a ON a."order" = o.id
-    WHERE o.workspace = $1 AND {key} = $2
-"""
+    WHERE o.workspace = $1 AND {{key}} = $2
+"""  # noqa: S608 - constant fragments
 HEAD_BY_ID = Select(OrderHead, _HEAD.format(key="o.id"))
 HEAD_BY_NUMBER = Select(OrderHead, _HEAD.format(key="o.number"))
 
 
-class Move(msgspec.Struct, array_like=True, frozen=True):
-    """A stage-history entry and who made it (models/actors.py)."""
+class HistoryEntry(HistoryRow, array_like=True, frozen=True):
+    """A stage-history entry (the API's HistoryRow) and who made it (models/actors.py)."""
 
-    from_stage: Stage | None
-    to_stage: Stage
-    at: Stamp
     actor_kind: str
     user_name: str | None
     token_name: str | None
 
 
 HISTORY = Select(
-    Move,
+    HistoryEntry,
     """
     SELECT h.from_stage, h.to_stage, UTC_TEXT(h.at), h.actor_kind, u.name, t.name
     FROM stage_history h
@@ -315,7 +298,7 @@ class OrderPage(NamedTuple):
 
     order: OrderHead
     lines: list[LineRow]
-    history: list[Move]
+    history: list[HistoryEntry]
     invoices: list[InvoiceRow]
     messages: list[Message]
     deliveries: list[Delivery]

@@ -9,10 +9,8 @@ import msgspec
 
 from models import statements
 from models.queries.inventory import LOW
-from models.queries.order_pages import OPEN
+from models.queries.order_pages import OPEN, OPEN_LIST
 from models.statements import Select
-
-_OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
 
 
 class Figure(msgspec.Struct, array_like=True, frozen=True):
@@ -28,10 +26,10 @@ FIGURES = Select(
     Figure,
     f"""
     SELECT 'stage', stage, COUNT(*) FROM orders
-    WHERE workspace = $1 AND stage IN ({_OPEN_LIST}) GROUP BY stage
+    WHERE workspace = $1 AND stage IN ({OPEN_LIST}) GROUP BY stage
     UNION ALL
     SELECT 'overdue', '', COUNT(*) FROM orders
-    WHERE workspace = $1 AND stage IN ({_OPEN_LIST}) AND due_by < $2
+    WHERE workspace = $1 AND stage IN ({OPEN_LIST}) AND due_by < $2
     UNION ALL
     SELECT 'low_stock', '', COUNT(*) FROM skus s WHERE s.workspace = $1 AND {LOW}
     UNION ALL

@@ -46,6 +46,17 @@ async def post_form(
     return await client.post(action, data={**(data or {}), "_csrf_token": csrf_of(opened)})
 
 
+async def statement_count(client: httpx.AsyncClient, statements: list[str], path: str) -> int:
+    """The SQL statements one GET of `path` sends (`statements`: the fixture's list). The page
+    is asked once before: the session's last use is written at most once a minute, and that
+    write is not the page's cost."""
+    await client.get(path)
+    statements.clear()
+    answer = await client.get(path)
+    assert answer.status_code == 200, (path, answer.status_code)
+    return len(statements)
+
+
 async def subscription(
     ws: Workspace, url: str = "https://hooks.example.com/in", **fields: Any
 ) -> int:

@@ -3,6 +3,7 @@ one-time notice), contacts with exactly one primary, isolation, CSRF, statement 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -12,7 +13,7 @@ from models import contacts
 from models.tables import Contact, Customer, PriceList
 from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import post_form
+from tests.admin.support import post_form, statement_count
 
 
 async def _primaries(customer_id: int) -> list[str]:
@@ -201,13 +202,7 @@ async def test_posts_without_csrf_are_refused(shop: Shop) -> None:
 async def test_pages_cost_the_same_statements_for_one_customer_or_fifty(
     shop: Shop, statements: list[str]
 ) -> None:
-    async def cost(path: str) -> int:
-        await shop.client.get(path)  # the session's periodic touch is not the page's cost
-        statements.clear()
-        answer = await shop.client.get(path)
-        assert answer.status_code == 200
-        return len(statements)
-
+    cost = functools.partial(statement_count, shop.client, statements)
     first = await factories.customer(shop.ws, "Aaa")
     await factories.contact(first, is_primary=True)
     await factories.order(shop.ws, first)

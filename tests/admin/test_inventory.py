@@ -4,6 +4,8 @@ by upload; every change of on_hand/reserved is a movement whose sums are the SKU
 
 from __future__ import annotations
 
+import functools
+
 import httpx
 
 from models import orders, stock
@@ -11,7 +13,7 @@ from models.actors import OPERATOR
 from models.tables import Sku, StockMovement, User
 from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import csrf_of, post_form
+from tests.admin.support import csrf_of, post_form, statement_count
 
 CSV = (
     "code,style,brand,colour,colour_hex,size,on_hand,reorder_point\n"
@@ -194,13 +196,7 @@ async def test_staff_may_adjust_and_it_is_their_name_on_the_movement(
 async def test_pages_cost_the_same_statements_for_one_row_or_fifty(
     shop: Shop, statements: list[str]
 ) -> None:
-    async def cost(path: str) -> int:
-        await shop.client.get(path)  # the session's periodic touch is not the page's cost
-        statements.clear()
-        answer = await shop.client.get(path)
-        assert answer.status_code == 200
-        return len(statements)
-
+    cost = functools.partial(statement_count, shop.client, statements)
     await factories.sku(shop.ws, "AAA")
     await stock.adjust(
         workspace_id=shop.ws.id, code="AAA", delta=1, reason="count",

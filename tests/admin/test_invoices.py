@@ -3,6 +3,7 @@ the operator's `invoice pay` (same `invoice.paid` event), answered with 303 and 
 
 from __future__ import annotations
 
+import functools
 import json
 
 import httpx
@@ -10,7 +11,7 @@ import httpx
 from models.tables import Invoice, WebhookEvent
 from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import post_form
+from tests.admin.support import post_form, statement_count
 
 
 async def _invoices(shop: Shop) -> tuple[Invoice, Invoice]:
@@ -101,12 +102,7 @@ async def test_list_costs_the_same_statements_for_one_or_fifty(
     c = await factories.customer(shop.ws)
     await factories.invoice(await factories.order(shop.ws, c, stage="dispatched"))
 
-    async def cost() -> int:
-        await shop.client.get("/admin/invoices")  # the session's periodic touch is not counted
-        statements.clear()
-        assert (await shop.client.get("/admin/invoices")).status_code == 200
-        return len(statements)
-
+    cost = functools.partial(statement_count, shop.client, statements, "/admin/invoices")
     one = await cost()
     for _ in range(49):
         other = await factories.customer(shop.ws)

@@ -24,7 +24,15 @@ from models.tables import (
 )
 from tests import factories
 from tests.admin.conftest import Shop
-from tests.admin.support import csrf_of, delivery, log_in, member, post_form, subscription
+from tests.admin.support import (
+    csrf_of,
+    delivery,
+    log_in,
+    member,
+    post_form,
+    statement_count,
+    subscription,
+)
 from tests.api.order_helpers import advance, order_body, snapshot
 
 T0 = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
@@ -387,21 +395,13 @@ async def test_overview_shows_the_shop_floor(shop: Shop) -> None:
 # --- statements per page ---------------------------------------------------------------------
 
 
-async def _statements(shop: Shop, statements: list[str], path: str) -> int:
-    await shop.client.get(path)  # warm (the session's last use is written at most once a minute)
-    statements.clear()
-    page = await shop.client.get(path)
-    assert page.status_code == 200, page.text
-    return len(statements)
-
-
 async def test_pages_cost_the_same_with_one_row_or_many(shop: Shop, statements) -> None:
     customer = await factories.customer(shop.ws)
     await factories.contact(customer, is_primary=True)
     small = await factories.order(shop.ws, customer)
     counts = {}
     for path in ("/admin/orders", "/admin/orders/board", f"/admin/orders/{small.number}"):
-        counts[path] = await _statements(shop, statements, path)
+        counts[path] = await statement_count(shop.client, statements, path)
 
     for n in range(30):
         other = await factories.customer(shop.ws)
@@ -417,7 +417,7 @@ async def test_pages_cost_the_same_with_one_row_or_many(shop: Shop, statements) 
         (f"/admin/orders/{big.number}", big.number),
     ):  # fmt: skip
         key = f"/admin/orders/{small.number}" if number else path
-        assert await _statements(shop, statements, path) == counts[key], path
+        assert await statement_count(shop.client, statements, path) == counts[key], path
     assert max(counts.values()) <= 10, counts
 
 

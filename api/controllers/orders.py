@@ -18,6 +18,7 @@ from api.links import request_url
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import offset, page_envelope
 from api.params import query_operation
+from api.request_path import DIRECT
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import OrderListQuery
 from api.validation import StrictBody, parse_query
@@ -46,6 +47,14 @@ OrderId = Annotated[
     int,
     PathParameter(description="Numeric order id (document numbers like ORD-… are not accepted)"),
 ]
+
+
+async def order_detail(principal: Principal, order_id: int) -> OrderDetail:
+    """The body of `GET /orders/{id}`, also answered directly (api/request_path.py)."""
+    row = await queries.get_order(principal.workspace_id, order_id)
+    if row is None:
+        raise NotFound("Order not found")
+    return order_detail_body(row, principal.timezone)
 
 
 class OrderController(Controller):
@@ -80,15 +89,12 @@ class OrderController(Controller):
         "/{order_id:int}",
         summary="One order with history, invoices and artwork",
         responses=ONE_RECORD_RESPONSES,
+        opt={DIRECT: order_detail},
     )
     async def get_order(
         self, request: Request[Principal, int, Any], order_id: OrderId
     ) -> OrderDetail:
-        principal = request.user
-        row = await queries.get_order(principal.workspace_id, order_id)
-        if row is None:
-            raise NotFound("Order not found")
-        return order_detail_body(row, principal.timezone)
+        return await order_detail(request.user, order_id)
 
     @post(
         summary="Create an order (stage artwork, next number, totals and tax)",
@@ -186,8 +192,5 @@ async def _detail_outcome(
 ) -> Outcome:
     """The detail body as bytes, read inside the write's transaction (so a replay of it is
     exactly what the first caller saw)."""
-    row = await queries.get_order(principal.workspace_id, order_id)
-    if row is None:
-        raise NotFound("Order not found")
-    body = msgspec.json.encode(order_detail_body(row, principal.timezone))
+    body = msgspec.json.encode(await order_detail(principal, order_id))
     return Outcome(status=status, body=body, location=location)

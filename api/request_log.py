@@ -8,6 +8,7 @@ values and bodies are never logged, so a token cannot reach the log by this path
 from __future__ import annotations
 
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from litestar.logging.config import LoggingConfig
@@ -72,10 +73,38 @@ def finish(scope: Scope, status: int, seconds: float) -> None:
     else:
         level = logging.INFO
     if log.isEnabledFor(level):
-        # The record made here rather than by `log.log`: it would look up the caller's file
-        # and line, which the line never shows (see `light_records`).
-        fields = {logs.FIELDS: request_line(scope, status, seconds * 1000)}
-        log.handle(log.makeRecord(LOGGER_NAME, level, "", 0, "request", (), None, extra=fields))
+        log.handle(RequestRecord(level, request_line(scope, status, seconds * 1000)))
+
+
+# What `LogRecord.__init__` sets on every record, taken once from a record made here; no
+# thread or process names, as `light_records` has every record of the web process.
+_TEMPLATE = {
+    **vars(logging.LogRecord(LOGGER_NAME, logging.INFO, "", 0, "request", (), None)),
+    "thread": None,
+    "threadName": None,
+    "processName": None,
+    "process": None,
+}
+_START = _TEMPLATE["created"] - _TEMPLATE["relativeCreated"] / 1000  # logging's start time
+_LEVEL_NAMES = {level: logging.getLevelName(level) for level in (10, 20, 30)}
+
+
+class RequestRecord(logging.LogRecord):
+    """A request's log record, made without `LogRecord.__init__`'s per-record work (the
+    caller's file name split, the mapping check of `args`, the level name looked up): its
+    attributes are those of one record made at import, with this request's time, level and
+    fields. It goes through `log.handle`, so every handler of the logger and its parents gets
+    it as before; `created`, `msecs` and `relativeCreated` are computed as `LogRecord` does."""
+
+    def __init__(self, level: int, line: dict[str, Any]) -> None:
+        self.__dict__.update(_TEMPLATE)
+        now = time.time()
+        self.created = now
+        self.msecs = int((now - int(now)) * 1000) + 0.0
+        self.relativeCreated = (now - _START) * 1000
+        self.levelno = level
+        self.levelname = _LEVEL_NAMES[level]
+        setattr(self, logs.FIELDS, line)
 
 
 def light_records() -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import logging.config
+import math
 from typing import Any
 
 import msgspec
 
 FIELDS = "fields"  # the LogRecord attribute `extra=fields(...)` sets
-_CORE = ("time", "level", "logger", "message")
+_CORE = frozenset(("time", "level", "logger", "message"))
 _encoder = msgspec.json.Encoder(enc_hook=str)
 
 
@@ -30,23 +31,58 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
-                timespec="milliseconds"
-            ),
+            "time": _utc_millis(record.created),
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
         }
         extra: dict[str, Any] | None = getattr(record, FIELDS, None)
         if extra:
-            for key, value in extra.items():
-                if key not in _CORE:
-                    line[key] = value
+            if _CORE.isdisjoint(extra):
+                line.update(extra)
+            else:
+                for key, value in extra.items():
+                    if key not in _CORE:
+                        line[key] = value
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         if record.stack_info:
             line["stack"] = self.formatStack(record.stack_info)
         return _encoder.encode(line).decode()
+
+
+_second: tuple[float, str] = (0.0, "")  # the last whole second formatted, and its text
+
+
+def _utc_millis(created: float) -> str:
+    """`datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")`, with the
+    date and time of day formatted once per second (every line of a busy process has one)."""
+    global _second
+    fraction, whole = math.modf(created)
+    micros = round(fraction * 1_000_000)  # as `fromtimestamp` rounds (half to even)
+    if micros >= 1_000_000:
+        whole, micros = whole + 1, micros - 1_000_000
+    second = _second  # read once: another thread may move it on
+    if whole != second[0]:
+        text = dt.datetime.fromtimestamp(whole, dt.UTC).isoformat(timespec="seconds")[:19]
+        second = _second = (whole, text)
+    return f"{second[1]}.{micros // 1000:03d}+00:00"
+
+
+class JsonLines(logging.StreamHandler):
+    """`logging.StreamHandler` writing each line with one `write` and one `flush`, under the
+    lock `handle` already holds (its own `emit` flushes through `flush`, which takes the lock
+    a second time and looks the stream's `flush` up again)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = self.stream
+            stream.write(self.format(record) + "\n")
+            stream.flush()
+        except RecursionError:
+            raise
+        except Exception:
+            self.handleError(record)
 
 
 FORMATTER = {"()": JsonFormatter}
@@ -65,7 +101,7 @@ def dict_config(level: str) -> dict[str, Any]:
         "formatters": {"json": FORMATTER},
         "handlers": {
             "stdout": {
-                "class": "logging.StreamHandler",
+                "class": "models.logs.JsonLines",
                 "stream": "ext://sys.stdout",
                 "formatter": "json",
             }

@@ -142,13 +142,17 @@ RELEASED = Sql(
 )
 
 # Attempts cut off by a crash: pending deliveries whose lease ran out. They are recorded as
-# failed attempts by the worker that held them (daemon/record.py), oldest first.
+# failed attempts by the worker that held them (daemon/record.py), oldest first. A leased row
+# was due when it was claimed, so a lease that ran out before $1 belongs to a row due before
+# $1 minus the lease ($3): only those are looked at (deliveries_pending_due), and no index
+# covers the lease columns, which keeps a claim's update in place (migration 2026-11-25T17:00).
 EXPIRED = Sql(
     """
     SELECT d.id, d.attempts, d.subscription, d.leased_by, d.lease_expires_at, e.name,
         e.event_id
     FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event
-    WHERE d.leased_by IS NOT NULL AND d.lease_expires_at < $1 AND d.status = 'pending'
+    WHERE d.status = 'pending' AND d.next_attempt_at < $3 AND d.leased_by IS NOT NULL
+      AND d.lease_expires_at < $1
     ORDER BY d.lease_expires_at, d.id
     LIMIT $2
     """
@@ -183,6 +187,11 @@ class Limits:
 
 def lease_until(now: dt.datetime, lease: float) -> dt.datetime:
     return now + dt.timedelta(seconds=lease)
+
+
+def claimed_before(now: dt.datetime, lease: float) -> dt.datetime:
+    """Rows whose lease ran out by `now` were due before this (EXPIRED's $3)."""
+    return now - dt.timedelta(seconds=lease)
 
 
 def rooms(rows: Iterable[Any], limits: Limits) -> list[tuple[int, int]]:

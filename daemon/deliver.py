@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import aiohttp
+import msgspec
 from yarl import URL
 
 from daemon import targets
@@ -40,7 +39,7 @@ class Outcome:
         return self.status_code is not None and 200 <= self.status_code < 300
 
     def headers_json(self) -> str:
-        return json.dumps(self.headers, ensure_ascii=False)
+        return msgspec.json.encode(self.headers).decode()
 
     def body_text(self) -> str:
         return self.body.decode("utf-8", errors="replace")
@@ -102,7 +101,7 @@ async def send(
     session: aiohttp.ClientSession,
     item: Claimed,
     *,
-    timeout: float,  # noqa: ASYNC109 - the per-attempt limit, applied with asyncio.timeout
+    timeout: float,  # noqa: ASYNC109 - the session's total timeout, named in errors
     allow_private: bool,
     now: Callable[[], dt.datetime],
 ) -> Outcome:
@@ -110,27 +109,28 @@ async def send(
     outcome = Outcome(started_at=now())
     started = time.monotonic()
     response_seen = False
+    # The session's ClientTimeout (total = `timeout`) bounds the whole attempt, the reading of
+    # the answer included: one timer per attempt.
     try:
-        async with asyncio.timeout(timeout):
-            url = URL(item.url)
-            if not allow_private:
-                targets.check_literal(url.host or "")
-            request_headers = signing.headers(
-                event=item.event,
-                secret=item.secret,
-                body=item.body,
-                delivery_id=item.id,
-                attempt=item.attempt,
-                timestamp=int(time.time()),
-                previous_secret=item.previous_secret,
-            )
-            async with session.post(
-                url, data=item.body, headers=request_headers, allow_redirects=False
-            ) as response:
-                outcome.status_code = response.status
-                outcome.headers = _headers(response)
-                response_seen = True
-                await _read_capped(response, outcome)
+        url = URL(item.url)
+        if not allow_private:
+            targets.check_literal(url.host or "")
+        request_headers = signing.headers(
+            event=item.event,
+            secret=item.secret,
+            body=item.body,
+            delivery_id=item.id,
+            attempt=item.attempt,
+            timestamp=int(time.time()),
+            previous_secret=item.previous_secret,
+        )
+        async with session.post(
+            url, data=item.body, headers=request_headers, allow_redirects=False
+        ) as response:
+            outcome.status_code = response.status
+            outcome.headers = _headers(response)
+            response_seen = True
+            await _read_capped(response, outcome)
     except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
         if not response_seen:
             outcome.error = _network_error(exc, timeout)

@@ -24,7 +24,7 @@ import aiohttp
 from daemon import deliver, record, targets
 from daemon.claim import Claimed, Limits
 from daemon.config import DaemonConfig
-from daemon.store import Store, open_store
+from daemon.store import STATEMENT_TIMEOUT, Store, open_store
 from models import clock, logs
 
 log = logging.getLogger("daemon.dispatch")
@@ -44,45 +44,64 @@ def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(
         connector=connector,
         timeout=aiohttp.ClientTimeout(total=config.timeout),
+        # Receivers' cookies are neither kept nor sent: each attempt stands alone.
+        cookie_jar=aiohttp.DummyCookieJar(),
         trust_env=False,  # no proxy from the environment: the address checked is the one called
     )
 
 
 class Recorder:
-    """Writes finished attempts; those that finish while a write runs go in the next one."""
+    """Writes finished attempts in batches (those that finish while a write runs go in the
+    next one) and logs each attempt with its delivery's new status."""
 
     def __init__(self, dispatcher: Dispatcher) -> None:
         self.dispatcher = dispatcher
-        self._queue: asyncio.Queue[tuple[record.Entry, asyncio.Future[str | None]]]
-        self._queue = asyncio.Queue()
+        self.pending = 0  # attempts added and not yet written
+        self._queue: list[record.Entry] = []
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
         self._task: asyncio.Task[None] | None = None
 
-    async def submit(self, entry: record.Entry) -> str | None:
+    def add(self, entry: record.Entry) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="record-attempts")
-        done: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((entry, done))
-        return await done
+        self._queue.append(entry)
+        self.pending += 1
+        self._idle.clear()
+        self._wake.set()
 
     async def _run(self) -> None:
+        d = self.dispatcher
         while True:
-            batch = [await self._queue.get()]
-            while len(batch) < RECORD_BATCH and not self._queue.empty():
-                batch.append(self._queue.get_nowait())
-            d = self.dispatcher
-            try:
-                results = await d.store.record(
-                    [entry for entry, _ in batch], worker=d.worker, config=d.config, now=d.now()
-                )
-            except Exception as exc:  # the database is away: leases expire, attempts repeat
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-            else:
-                for (_, done), status in zip(batch, results, strict=True):
-                    if not done.done():
-                        done.set_result(status)
+            await self._wake.wait()
+            self._wake.clear()
+            while self._queue:
+                batch, self._queue = self._queue[:RECORD_BATCH], self._queue[RECORD_BATCH:]
+                try:
+                    statuses = await d.store.record(
+                        batch, worker=d.worker, config=d.config, now=d.now()
+                    )
+                except Exception:  # the database is away: leases expire, attempts repeat
+                    log.exception(
+                        "recording delivery attempts failed; they are sent again after their lease",
+                        extra=logs.fields(count=len(batch)),
+                    )
+                    statuses = None
+                finally:
+                    self.pending -= len(batch)
+                if statuses is not None:
+                    _log_attempts(batch, statuses)
                 d.recorded()  # the subscriptions' attempts in flight went down: claim again
+            self._idle.set()
+
+    async def idle(self, timeout: float) -> bool:  # noqa: ASYNC109 - a plain bound on waiting
+        """Wait until every attempt added is written (or failed to be); False on timeout."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
     async def close(self) -> None:
         if self._task is not None:
@@ -90,6 +109,34 @@ class Recorder:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+
+
+def _log_attempts(batch: list[record.Entry], statuses: list[str | None]) -> None:
+    """One line per attempt: at INFO when it failed or its lease was lost, at DEBUG when it
+    succeeded (every attempt is in webhook_attempts; docs/webhooks.md, "Logs")."""
+    for (item, outcome), status in zip(batch, statuses, strict=True):
+        if status is None:
+            log.warning(
+                "lease lost before the attempt was recorded", extra=logs.fields(delivery_id=item.id)
+            )
+        level = logging.DEBUG if outcome.succeeded else logging.INFO
+        if not log.isEnabledFor(level):
+            continue
+        # The target's host only: a receiver's URL may carry its own secret in the query.
+        log.log(
+            level,
+            "delivery attempt",
+            extra=logs.fields(
+                delivery_id=item.id,
+                attempt=item.attempt,
+                subscription_id=item.subscription_id,
+                event=item.event,
+                host=urlsplit(item.url).hostname,
+                status_code=outcome.status_code,
+                error=outcome.error,
+                delivery_status=status or "lease lost",
+            ),
+        )
 
 
 class Dispatcher:
@@ -111,16 +158,23 @@ class Dispatcher:
         self.store = store or open_store()
         self.closing = False
         self.recorder = Recorder(self)
-        self._tasks: dict[asyncio.Task[None], Claimed] = {}  # claimed, result not yet written
-        self._unsent: set[asyncio.Task[None]] = set()  # sending: cancellable
+        # Claimed deliveries wait here for a sender; senders are coroutines that each make one
+        # attempt at a time, started as needed (never more than WEBHOOK_CONCURRENCY) and kept:
+        # cheaper than a task per attempt.
+        self._claimed: asyncio.Queue[Claimed] = asyncio.Queue()
+        self._senders: list[asyncio.Task[None]] = []
+        self._attempts: dict[int, Claimed] = {}  # being made now, by delivery id
+        self._attempt_ended = asyncio.Event()
         self._more_due = False  # the last claim was cut short by room, not by the due rows
-        self._not_started: list[Claimed] = []  # claimed, then not sent because of stop()
         self._recovered_at = -RECOVER_EVERY
+        # Sends that end free the worker's room before their results are written; with more
+        # due, a claim is made once this many have ended (a batch, not a claim per attempt).
+        self._claim_batch = max(1, config.concurrency // 4)
 
     def room(self) -> int:
         """How many more attempts may start now."""
-        sending_room = self.config.concurrency - len(self._unsent)
-        recording_room = UNRECORDED_LIMIT - (len(self._tasks) - len(self._unsent))
+        sending_room = self.config.concurrency - len(self._attempts) - self._claimed.qsize()
+        recording_room = UNRECORDED_LIMIT - self.recorder.pending
         return min(sending_room, recording_room)
 
     def limits(self, room: int) -> Limits:
@@ -158,7 +212,7 @@ class Dispatcher:
             return 0
         self._recovered_at = time.monotonic()
         now = self.now()
-        found = await self.store.expired(now=now, limit=RECORD_BATCH)
+        found = await self.store.expired(now=now, limit=RECORD_BATCH, lease=self.config.lease)
         if not found:
             return 0
         entries = [record.cut_off(item, now) for item in found]
@@ -178,43 +232,46 @@ class Dispatcher:
         return sum(status is not None for status in statuses)
 
     def _start(self, item: Claimed) -> None:
-        task = asyncio.create_task(self._attempt(item), name=f"delivery-{item.id}")
-        self._tasks[task] = item
-        self._unsent.add(task)
-        task.add_done_callback(self._finished)
+        self._claimed.put_nowait(item)
+        while len(self._senders) < len(self._attempts) + self._claimed.qsize():
+            self._senders.append(asyncio.create_task(self._sender(), name="webhook-sender"))
 
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self._tasks.pop(task, None)
-        self._unsent.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("recording a delivery attempt failed", exc_info=task.exception())
+    async def _sender(self) -> None:
+        while True:
+            item = await self._claimed.get()
+            self._attempts[item.id] = item
+            try:
+                await self._attempt(item)
+            except Exception:
+                log.exception(
+                    "a delivery attempt failed unexpectedly", extra=logs.fields(delivery_id=item.id)
+                )
+            finally:
+                del self._attempts[item.id]
+                self._attempt_ended.set()
+            if self._more_due and self.room() >= self._claim_batch:
+                self._slot_free()
 
     def recorded(self) -> None:
         """Results were written: subscriptions may have room again, and so may the worker."""
-        if not self.closing and self.on_slot_free is not None and self.room() > 0:
+        if self.room() > 0:
+            self._slot_free()
+
+    def _slot_free(self) -> None:
+        if not self.closing and self.on_slot_free is not None:
             self.on_slot_free()
 
     def _lease_allows(self, item: Claimed) -> bool:
         """A whole attempt must fit in what is left of the lease."""
         return self.now() + dt.timedelta(seconds=self.config.timeout) < item.lease_expires_at
 
-    def _sent(self) -> None:
-        """The current attempt is past its HTTP part (or never made): finish, don't cancel."""
-        task = asyncio.current_task()
-        if task is not None:
-            self._unsent.discard(task)
-
     async def _attempt(self, item: Claimed) -> None:
-        if self.closing:
-            self._not_started.append(item)  # stop() releases it
-            return
         if not self._lease_allows(item):
-            self._sent()
             log.warning(
                 "lease too short to send now; delivery given back",
                 extra=logs.fields(delivery_id=item.id),
             )
-            await self.store.release([item], self.worker)
+            await asyncio.shield(self.store.release([item], self.worker))
             return
         outcome = await deliver.send(
             self.session,
@@ -223,26 +280,7 @@ class Dispatcher:
             allow_private=self.config.allow_private_targets,
             now=self.now,
         )
-        self._sent()
-        status = await self.recorder.submit((item, outcome))
-        if status is None:
-            log.warning(
-                "lease lost before the attempt was recorded", extra=logs.fields(delivery_id=item.id)
-            )
-        # The target's host only: a receiver's URL may carry its own secret in the query.
-        log.info(
-            "delivery attempt",
-            extra=logs.fields(
-                delivery_id=item.id,
-                attempt=item.attempt,
-                subscription_id=item.subscription_id,
-                event=item.event,
-                host=urlsplit(item.url).hostname,
-                status_code=outcome.status_code,
-                error=outcome.error,
-                delivery_status=status or "lease lost",
-            ),
-        )
+        self.recorder.add((item, outcome))  # from here on the attempt is the recorder's
 
     async def run_once(self) -> int:
         """Claim and send everything due now, and wait for the results (tests, one-shot use)."""
@@ -250,27 +288,51 @@ class Dispatcher:
         self._recovered_at = -RECOVER_EVERY
         while True:
             total += await self.fill()
-            if not self._tasks:
+            if self._attempts or self._claimed.qsize():
+                self._attempt_ended.clear()
+                await self._attempt_ended.wait()
+            elif self.recorder.pending:
+                await self.recorder.idle(timeout=STATEMENT_TIMEOUT)
+            else:
                 return total
-            await asyncio.wait(list(self._tasks), return_when=asyncio.FIRST_COMPLETED)
 
     async def stop(self, grace: float) -> None:
         """Stop claiming; give attempts `grace` seconds, then cancel and release the rest."""
-        self.closing = True  # deliveries claimed and not yet started are not started any more
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=grace)
-        unfinished = [self._tasks[task] for task in self._unsent if task in self._tasks]
-        for task in list(self._unsent):
+        self.closing = True
+        unstarted = []  # claimed, not yet taken by a sender: not started any more
+        while not self._claimed.empty():
+            unstarted.append(self._claimed.get_nowait())
+        await self._attempts_over(grace)
+        # Senders still on an attempt after the grace time are cancelled with their attempt.
+        unfinished = list(self._attempts.values())
+        for task in self._senders:
             task.cancel()
-        if self._tasks:
-            # Attempts already recording their result finish that (it is quick).
-            await asyncio.wait(list(self._tasks), timeout=max(grace, 5.0))
-        unfinished += self._not_started
+        await asyncio.gather(*self._senders, return_exceptions=True)
+        self._senders.clear()
+        unfinished += unstarted
         if unfinished:
             log.info("releasing unfinished deliveries", extra=logs.fields(count=len(unfinished)))
             await self.store.release(unfinished, self.worker)
+        # Attempts already made have their results written (it is quick).
+        if not await self.recorder.idle(timeout=max(grace, 5.0)):
+            log.warning(
+                "results of attempts not written in time; they are sent again after their lease",
+                extra=logs.fields(count=self.recorder.pending),
+            )
+
+    async def _attempts_over(self, grace: float) -> None:
+        """Wait up to `grace` seconds for the attempts being made to end."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while self._attempts and (left := deadline - loop.time()) > 0:
+            self._attempt_ended.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._attempt_ended.wait(), left)
 
     async def close(self) -> None:
+        for task in self._senders:
+            task.cancel()
+        await asyncio.gather(*self._senders, return_exceptions=True)
         await self.recorder.close()
         await self.session.close()
         await self.store.close()

@@ -50,8 +50,9 @@ class Store(Protocol):
         counting them in flight: each is sent at once."""
         ...
 
-    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
-        """Attempts whose lease ran out (their worker died), oldest first, for `record`."""
+    async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
+        """Attempts whose lease ran out (their worker died), oldest first, for `record`;
+        `lease` is the length of a claim's lease."""
         ...
 
     async def release(self, items: list[Claimed], worker: str) -> None:
@@ -149,9 +150,12 @@ class PostgresStore:
             )  # fmt: skip
         return claims.claimed(rows, expires)
 
-    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
+    async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
+        before = claims.claimed_before(now, lease)
         async with self._claims.use() as conn:
-            rows = await conn.fetch(claims.EXPIRED.postgres, now, limit, timeout=STATEMENT_TIMEOUT)
+            rows = await conn.fetch(
+                claims.EXPIRED.postgres, now, limit, before, timeout=STATEMENT_TIMEOUT
+            )
         return claims.expired(rows)
 
     async def release(self, items: list[Claimed], worker: str) -> None:
@@ -209,9 +213,9 @@ class PostgresStore:
         config: DaemonConfig,
         now: dt.datetime,
     ) -> tuple[set[int], list[int]]:
-        """One transaction: the batch's moves and attempts in one statement, then each
-        subscription's counter for what moved (in id order, the order every worker locks
-        them in)."""
+        """One transaction: the batch's moves and attempts in one statement, then the
+        subscriptions' counters for what moved in another (locked in id order, the order every
+        worker locks them in)."""
         limit = config.deactivate_after
         for attempt in range(1, DEADLOCK_RETRIES + 1):
             try:
@@ -226,12 +230,6 @@ class PostgresStore:
                     counts = records.failure_counts(counted)
                     deactivated = []
                     if counts:
-                        # Locked in id order (every worker's order), then counted at once.
-                        await conn.execute(
-                            records.PG_LOCK_SUBSCRIPTIONS,
-                            [c.subscription_id for c in counts],
-                            timeout=STATEMENT_TIMEOUT,
-                        )
                         result = await conn.fetch(
                             records.PG_COUNT_BATCH,
                             *records.pg_count_args(counts, limit, now),
@@ -318,8 +316,10 @@ class SqliteStore:
 
         return claims.claimed(await self._run(work), expires)
 
-    async def expired(self, *, now: dt.datetime, limit: int) -> list[Claimed]:
-        return claims.expired(await self._run(lambda conn: _run(conn, claims.EXPIRED, now, limit)))
+    async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
+        before = claims.claimed_before(now, lease)
+        rows = await self._run(lambda conn: _run(conn, claims.EXPIRED, now, limit, before))
+        return claims.expired(rows)
 
     async def release(self, items: list[Claimed], worker: str) -> None:
         if not items:

@@ -384,8 +384,10 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
 
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
-    event = ForeignKey(WebhookEvent, on_delete=OnDelete.cascade, index=True)
-    subscription = ForeignKey(WebhookSubscription, on_delete=OnDelete.cascade, index=True)
+    # No index of their own: deliveries_event_subscription and deliveries_subscription_created
+    # start with these columns (migration 2026-11-25T17:00).
+    event = ForeignKey(WebhookEvent, on_delete=OnDelete.cascade)
+    subscription = ForeignKey(WebhookSubscription, on_delete=OnDelete.cascade)
     status = Varchar(length=20, default="pending")
     attempts = Integer(default=0)
     next_attempt_at = Timestamptz(default=TimestamptzNow())
@@ -400,7 +402,7 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
 
 class WebhookAttempt(Table, tablename="webhook_attempts"):
     id: Serial
-    delivery = ForeignKey(WebhookDelivery, on_delete=OnDelete.cascade, index=True)
+    delivery = ForeignKey(WebhookDelivery, on_delete=OnDelete.cascade)  # attempts_delivery_number
     number = Integer()
     started_at = Timestamptz()
     duration_ms = Integer()

@@ -31,10 +31,10 @@ async def test_a_leased_delivery_waits_for_its_lease_then_counts_as_cut_off(
 
     soon = now + dt.timedelta(seconds=29)
     assert await b.claim(worker="b", limits=support.limits(), now=soon, lease=30) == []
-    assert await b.expired(now=soon, limit=10) == []
+    assert await b.expired(now=soon, limit=10, lease=30) == []
     # Worker "a" died: after the lease its attempt is recorded as failed, and counted.
     later = now + dt.timedelta(seconds=31)
-    [lost] = await b.expired(now=later, limit=10)
+    [lost] = await b.expired(now=later, limit=10, lease=30)
     assert (lost.id, lost.attempt, lost.worker) == (d.id, 1, "a")
     cfg = config()
     assert await b.record([record.cut_off(lost, later)], worker="b", config=cfg, now=later) == [
@@ -68,7 +68,7 @@ async def test_the_last_attempt_cut_off_fails_the_delivery(make_store, fake_cloc
     [mine] = await store.claim(worker="a", limits=support.limits(), now=fake_clock(), lease=30)
     assert mine.attempt == 5
     later = fake_clock() + dt.timedelta(seconds=31)
-    [lost] = await store.expired(now=later, limit=10)
+    [lost] = await store.expired(now=later, limit=10, lease=30)
     assert await store.record(
         [record.cut_off(lost, later)], worker="b", config=config(), now=later
     ) == ["failed"]

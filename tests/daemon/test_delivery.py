@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import logging
 import socket
 
+import pytest
 from aiohttp import web
 
+from models import logs
 from models.tables import WebhookAttempt
 from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
@@ -62,6 +65,35 @@ async def test_a_receiver_with_another_secret_rejects_and_the_attempt_fails(
     assert not receiver.requests[0].signature_ok
     row = await support.load(d)
     assert (row.status, row.last_status_code, row.last_error) == ("pending", 401, "HTTP 401")
+
+
+async def test_failed_attempts_are_logged_at_info_and_successes_at_debug(
+    make_dispatcher, receiver: Receiver, caplog: pytest.LogCaptureFixture
+):
+    async def by_path(request: web.Request, _: int) -> web.Response:
+        return web.Response(status=200 if request.path == "/ok" else 503)
+
+    receiver.behaviour = by_path
+    ws = await support.workspace()
+    ok = await support.subscription(ws, receiver.url("/ok"))
+    down = await support.subscription(ws, receiver.url("/down"))
+    [good] = await support.queued(ws, ok)
+    [bad] = await support.queued(ws, down)
+    caplog.set_level(logging.DEBUG, logger="daemon.dispatch")
+
+    assert await make_dispatcher().run_once() == 2
+
+    lines = {}
+    for record in caplog.records:
+        if record.getMessage() == "delivery attempt":
+            f = getattr(record, logs.FIELDS)
+            lines[f["delivery_id"]] = (
+                record.levelname, f["status_code"], f["error"], f["delivery_status"]
+            )  # fmt: skip
+    assert lines == {
+        good.id: ("DEBUG", 200, None, "succeeded"),
+        bad.id: ("INFO", 503, "HTTP 503", "pending"),
+    }
 
 
 async def test_server_errors_are_retried_on_the_schedule_then_fail(

@@ -232,12 +232,26 @@ async def test_sigterm_finishes_the_attempt_in_flight_and_exits_0(spawn, receive
         "stopping: finishing deliveries in flight",
         "worker stopped",
     ]
-    [attempt] = [line for line in lines if line["message"] == "delivery attempt"]
-    assert (attempt["delivery_id"], attempt["status_code"], attempt["host"]) == (
-        d.id,
-        200,
-        "127.0.0.1",
-    )
+    # A successful attempt is logged at DEBUG only: at the default level its row is the record.
+    assert not [line for line in lines if line["message"] == "delivery attempt"]
+
+
+async def test_at_debug_every_attempt_has_its_line(spawn, receiver: Receiver):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, receiver.url())
+    [d] = await support.queued(ws, sub)
+    worker = await spawn(LOG_LEVEL="DEBUG")
+    await receiver.wait_for(1, seconds=20)
+    async with asyncio.timeout(20):
+        while '"message":"delivery attempt"' not in worker.output():
+            assert worker.process.returncode is None, worker.output()
+            await asyncio.sleep(0.05)
+    worker.process.send_signal(signal.SIGTERM)
+    assert await worker.exit_code() == 0, worker.output()
+    [attempt] = [line for line in worker.lines() if line["message"] == "delivery attempt"]
+    shown = (attempt["level"], attempt["delivery_id"], attempt["status_code"], attempt["host"])
+    assert shown == ("DEBUG", d.id, 200, "127.0.0.1")
+    assert attempt["delivery_status"] == "succeeded"
 
 
 async def test_sigint_on_an_idle_worker_exits_0(spawn):

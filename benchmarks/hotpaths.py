@@ -365,7 +365,7 @@ def asgi(url: str, args: argparse.Namespace) -> None:
                 stderr=subprocess.PIPE,
                 check=True,
             )
-            microseconds = float(done.stderr.decode().strip().splitlines()[-1])
+            microseconds = _figure(done.stderr.decode())
             figures[name].append(microseconds)
             print(
                 f"  round {round_no + 1} {name:9} {args.endpoint}: "
@@ -375,6 +375,17 @@ def asgi(url: str, args: argparse.Namespace) -> None:
         f"{args.endpoint} on {common.label(url)}, medians of {args.rounds}: "
         + ", ".join(f"{name} {common.median(values):.1f} µs" for name, values in figures.items())
     )
+
+
+def _figure(stderr: str) -> float:
+    """The child's figure: its last line that is a number (a child's exit may print a
+    traceback after it, e.g. a task of the lifespan cancelled as the loop closes)."""
+    for line in reversed(stderr.strip().splitlines()):
+        try:
+            return float(line)
+        except ValueError:
+            continue
+    raise RuntimeError(f"no figure in the child's output:\n{stderr[-2000:]}")
 
 
 def asgi_child(app_path: str, endpoint: str, requests: int, tokens_file: str) -> None:

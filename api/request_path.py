@@ -37,6 +37,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from litestar import MediaType, Response
 from litestar._asgi.utils import is_valid_host, wrap_in_exception_handler
 from litestar.enums import HttpMethod
 from litestar.exceptions import ImproperlyConfiguredException
@@ -156,6 +157,8 @@ def _check_bare(handler: HTTPRouteHandler) -> None:
         "return DTO": handler.resolve_return_dto(),
         "background": handler.background,
         "route middleware": [m for m in handler.resolve_middleware() if m is not ApiAccess],
+        "response class": handler.resolve_response_class() is not Response,
+        "media type": handler.media_type != MediaType.JSON,  # the answer is sent as JSON
     }
     present = [name for name, value in extras.items() if value]
     if present or ApiAccess not in handler.resolve_middleware():

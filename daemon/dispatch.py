@@ -163,7 +163,7 @@ class Dispatcher:
         # cheaper than a task per attempt.
         self._claimed: asyncio.Queue[Claimed] = asyncio.Queue()
         self._senders: list[asyncio.Task[None]] = []
-        self._attempts: dict[int, Claimed] = {}  # being made now, by delivery id
+        self._attempts: dict[int, Claimed] = {}  # being made now, by sender
         self._attempt_ended = asyncio.Event()
         self._more_due = False  # the last claim was cut short by room, not by the due rows
         self._recovered_at = -RECOVER_EVERY
@@ -234,12 +234,13 @@ class Dispatcher:
     def _start(self, item: Claimed) -> None:
         self._claimed.put_nowait(item)
         while len(self._senders) < len(self._attempts) + self._claimed.qsize():
-            self._senders.append(asyncio.create_task(self._sender(), name="webhook-sender"))
+            sender = self._sender(len(self._senders))
+            self._senders.append(asyncio.create_task(sender, name="webhook-sender"))
 
-    async def _sender(self) -> None:
+    async def _sender(self, n: int) -> None:
         while True:
             item = await self._claimed.get()
-            self._attempts[item.id] = item
+            self._attempts[n] = item
             try:
                 await self._attempt(item)
             except Exception:
@@ -247,7 +248,7 @@ class Dispatcher:
                     "a delivery attempt failed unexpectedly", extra=logs.fields(delivery_id=item.id)
                 )
             finally:
-                del self._attempts[item.id]
+                del self._attempts[n]
                 self._attempt_ended.set()
             if self._more_due and self.room() >= self._claim_batch:
                 self._slot_free()

@@ -36,6 +36,7 @@ async def test_the_receiver_gets_basic_auth_and_nothing_shown_or_logged_has_the_
     sub = await support.subscription(ws, url)
     [d] = await support.queued(ws, sub)
     caplog.set_level(logging.DEBUG)
+    caplog.set_level(logging.DEBUG, logger="daemon.dispatch")  # successes are DEBUG lines
 
     assert await make_dispatcher().run_once() == 1
 

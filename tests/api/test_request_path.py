@@ -4,6 +4,9 @@ answers for the same route (reached here through a path Litestar normalises: a t
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import logging
 from typing import Any
 
 import asyncpg
@@ -11,9 +14,10 @@ import pytest
 from litestar import Litestar, Router, get
 from litestar.exceptions import ImproperlyConfiguredException
 
+from api import request_log
 from api.auth import Principal
 from api.request_path import DIRECT, ApiAccess, direct_routes
-from models import db
+from models import db, logs
 from tests import factories
 
 
@@ -103,3 +107,32 @@ def test_a_handler_with_more_around_it_is_not_answered_directly():
 
     with pytest.raises(ImproperlyConfiguredException, match="ApiAccess"):
         direct_routes(Litestar(route_handlers=[unprotected], openapi_config=None))
+
+
+# --- the request's log record -------------------------------------------------------------
+
+
+def test_a_request_record_is_the_record_logging_would_make():
+    fields = {"method": "GET", "path": "/api/v1/me", "status": 200}
+    made = request_log.RequestRecord(logging.INFO, fields)
+    usual = request_log.log.makeRecord(
+        request_log.LOGGER_NAME, logging.INFO, "", 0, "request", (), None, extra={"fields": fields}
+    )
+    timing = {"created", "msecs", "relativeCreated"}
+    threads = {"thread", "threadName", "process", "processName"}  # off in the web process
+    assert set(vars(made)) == set(vars(usual))
+    for name in set(vars(made)) - timing - threads:
+        assert getattr(made, name) == getattr(usual, name), name
+    assert abs(made.created - usual.created) < 1
+    assert made.msecs == int((made.created - int(made.created)) * 1000)
+    assert logs.JsonFormatter().format(made).startswith('{"time":"')
+
+
+@pytest.mark.parametrize(
+    "created",
+    [0.0, 1.5, 1_700_000_000.0, 1_700_000_000.9999996, 1_700_000_000.0009995, 1_764_000_000.12],
+)
+def test_the_line_time_is_isoformat_to_the_millisecond(created):
+    line = logs.JsonFormatter().format(logging.makeLogRecord({"msg": "x", "created": created}))
+    expected = dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds")
+    assert json.loads(line)["time"] == expected

@@ -24,7 +24,7 @@ from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
 from api.proofs.routes import proofs_router
-from api.request_path import ApiAccess, RequestPath, direct_routes
+from api.request_path import ApiAccess, RequestPath
 from models import db, token_use
 from models.settings import get_settings
 
@@ -115,9 +115,8 @@ def create_app() -> Litestar:
         logging_config=request_log.logging_config(settings.log_level),
     )
     answer_options_with_every_method(app)
-    # Outside routing, so unknown routes, 405s and 413s are logged like every other request;
-    # it answers the direct routes itself (api/request_path.py).
-    app.asgi_handler = RequestPath(app.asgi_handler, limiter, direct_routes(app))
+    # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
+    app.asgi_handler = RequestPath(app.asgi_handler, limiter)
     drop_framework_400(app.openapi_schema)
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
     idempotency.document_retry_after(app.openapi_schema)

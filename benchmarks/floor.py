@@ -7,10 +7,9 @@ statement runner (models/statements.py: same row decoding, same pool opened by
 `models.db.start` with no reset query, the same long-lived SQLite connection), checks the
 token with `api.auth.admit` and builds bodies with the builders of api/schemas/. What it leaves
 out is what is measured: Litestar (routing, request and response machinery), the rate limiter,
-the request log, the metrics, query-parameter parsing beyond `page`, and on the routes
-Litestar answers (the lists, the create) a second pooled connection per request (there
-Pressline's authentication and its handler each take one; the floor takes one, as Pressline
-does on its direct routes: `/me` and the details, api/request_path.py).
+the request log, the metrics, query-parameter parsing beyond `page`, and a second pooled
+connection per request (Pressline's authentication and its handler each take one; the floor
+takes one).
 `POST /api/v1/orders` (without an Idempotency-Key) authenticates on one connection and then
 runs the same domain call in one transaction as Pressline's handler: the same 1 + 9 statements.
 

@@ -30,7 +30,6 @@ positions. Counts and writes stay plain `Sql` with `reader.rows` / `reader.row`.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import datetime as dt
 import os
 import re
@@ -283,13 +282,6 @@ def close() -> None:
 db.on_stop(close)  # models.db stops the database: the read connection goes with it
 
 
-# The connection a request shares between its steps (`shared`), used by every `connection()`
-# opened in the same task outside a transaction.
-_shared: contextvars.ContextVar[Reader | None] = contextvars.ContextVar(
-    "pressline_shared_reader", default=None
-)
-
-
 class _Connection:
     """The async context of `connection()` (a plain class: cheaper than a generator-based
     context manager on a path taken once or twice per request)."""
@@ -308,9 +300,6 @@ class _Connection:
         if isinstance(engine, PostgresEngine):
             if transaction is not None:
                 return _Postgres(transaction.connection)
-            shared = _shared.get()
-            if shared is not None:
-                return shared  # given back by the `connection()` that took it
             if engine.pool is not None:
                 self._pool = engine.pool
                 self._pooled = await engine.pool.acquire()
@@ -341,19 +330,6 @@ def connection() -> _Connection:
     """`async with statements.connection() as reader:` one connection for every statement of a
     request, on the engine bound now."""
     return _Connection()
-
-
-@contextlib.contextmanager
-def shared(reader: Reader) -> Iterator[None]:
-    """While inside, `connection()` outside a transaction answers `reader` instead of taking a
-    pooled connection of its own: a request's token check and its handler's reads share one
-    connection (one acquire and release instead of two; api/request_path.py). Reads only:
-    a transaction still takes its own connection."""
-    token = _shared.set(reader)
-    try:
-        yield
-    finally:
-        _shared.reset(token)
 
 
 @overload

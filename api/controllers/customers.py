@@ -12,7 +12,6 @@ from api.errors import NotFound
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import offset, page_envelope
 from api.params import query_operation
-from api.request_path import DIRECT
 from api.schemas.common import Page
 from api.schemas.customers import CustomerListQuery
 from api.validation import parse_query
@@ -25,14 +24,6 @@ from models.schemas.customers import (
 )
 
 PER_PAGE = 50
-
-
-async def customer_detail(principal: Principal, customer_id: int) -> CustomerDetail:
-    """The body of `GET /customers/{id}`, also answered directly (api/request_path.py)."""
-    row = await queries.get_customer(principal.workspace_id, customer_id)
-    if row is None:
-        raise NotFound("Customer not found")
-    return customer_detail_body(row)
 
 
 class CustomerController(Controller):
@@ -61,15 +52,13 @@ class CustomerController(Controller):
             total=total,
         )
 
-    @get(
-        "/{customer_id:int}",
-        summary="One customer",
-        responses=ONE_RECORD_RESPONSES,
-        opt={DIRECT: customer_detail},
-    )
+    @get("/{customer_id:int}", summary="One customer", responses=ONE_RECORD_RESPONSES)
     async def get_customer(
         self,
         request: Request[Principal, int, Any],
         customer_id: Annotated[int, PathParameter(description="Numeric customer id")],
     ) -> CustomerDetail:
-        return await customer_detail(request.user, customer_id)
+        row = await queries.get_customer(request.user.workspace_id, customer_id)
+        if row is None:
+            raise NotFound("Customer not found")
+        return customer_detail_body(row)

@@ -18,7 +18,6 @@ from api.links import request_url
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
 from api.pagination import offset, page_envelope
 from api.params import query_operation
-from api.request_path import DIRECT
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import OrderListQuery
 from api.validation import StrictBody, parse_query
@@ -47,14 +46,6 @@ OrderId = Annotated[
     int,
     PathParameter(description="Numeric order id (document numbers like ORD-… are not accepted)"),
 ]
-
-
-async def order_detail(principal: Principal, order_id: int) -> OrderDetail:
-    """The body of `GET /orders/{id}`, also answered directly (api/request_path.py)."""
-    row = await queries.get_order(principal.workspace_id, order_id)
-    if row is None:
-        raise NotFound("Order not found")
-    return order_detail_body(row, principal.timezone)
 
 
 class OrderController(Controller):
@@ -89,12 +80,15 @@ class OrderController(Controller):
         "/{order_id:int}",
         summary="One order with history, invoices and artwork",
         responses=ONE_RECORD_RESPONSES,
-        opt={DIRECT: order_detail},
     )
     async def get_order(
         self, request: Request[Principal, int, Any], order_id: OrderId
     ) -> OrderDetail:
-        return await order_detail(request.user, order_id)
+        principal = request.user
+        row = await queries.get_order(principal.workspace_id, order_id)
+        if row is None:
+            raise NotFound("Order not found")
+        return order_detail_body(row, principal.timezone)
 
     @post(
         summary="Create an order (stage artwork, next number, totals and tax)",
@@ -192,5 +186,8 @@ async def _detail_outcome(
 ) -> Outcome:
     """The detail body as bytes, read inside the write's transaction (so a replay of it is
     exactly what the first caller saw)."""
-    body = msgspec.json.encode(await order_detail(principal, order_id))
+    row = await queries.get_order(principal.workspace_id, order_id)
+    if row is None:
+        raise NotFound("Order not found")
+    body = msgspec.json.encode(order_detail_body(row, principal.timezone))
     return Outcome(status=status, body=body, location=location)

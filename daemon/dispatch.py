@@ -3,10 +3,12 @@
 An attempt waiting on a socket costs a coroutine, not a scarce slot: a claim takes what can be
 sent now (daemon/claim.py: at most WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION per subscription,
 first of every subscription before the second of any) and each claimed delivery is sent at
-once, up to WEBHOOK_CONCURRENCY attempts in flight per worker (a bound on memory and sockets,
-not a queue). A receiver that hangs holds its own subscription's few attempts and nothing
-else. When results are written, the subscriptions' room frees and the worker claims again.
-Attempts whose worker died are found by their expired lease and recorded as failed.
+once by one of the worker's senders, up to WEBHOOK_CONCURRENCY attempts in flight per worker
+(a bound on memory and sockets, not a queue). A receiver that hangs holds its own
+subscription's few attempts and nothing else. When results are written, the subscriptions'
+room frees and the worker claims again; when sends end while more was due than the worker had
+room for, it claims again without waiting for the write. Attempts whose worker died are found
+by their expired lease and recorded as failed.
 """
 
 from __future__ import annotations

@@ -193,27 +193,31 @@ def count_args(c: FailureCount, limit: int, now: dt.datetime) -> tuple[object, .
 # round trip per row. The rows go as one JSON text (`BatchRow`s, encoded by msgspec) rather
 # than fifteen arrays: the driver's encoding of the arrays was most of the worker's cost of a
 # batch. SQLite runs the single-row statements in its transaction: no round trips to save.
-PG_RECORD_BATCH = """
-WITH r AS (
+_PG_ROWS = """
     SELECT * FROM json_to_recordset($1::json) AS r(delivery integer, number integer,
         started_at timestamptz, duration_ms integer, status_code integer, error text,
         headers text, body text, truncated boolean, length integer, status text,
         next_at timestamptz, completed_at timestamptz, lease timestamptz, worker text)
-), moved AS (
+"""
+_PG_HOLDS = "d.status = 'pending' AND d.leased_by = r.worker AND d.lease_expires_at = r.lease"
+_PG_MOVE = f"""
     UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
         next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
         last_status_code = r.status_code, last_error = r.error,
         completed_at = r.completed_at, updated_at = $2
     FROM r
-    WHERE d.id = r.delivery AND d.status = 'pending' AND d.leased_by = r.worker
-      AND d.lease_expires_at = r.lease
-    RETURNING d.id
-)
-INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code,
-    error, response_headers, response_body, response_truncated, response_length, worker)
-SELECT delivery, number, started_at, duration_ms, status_code, error, headers, body,
-    truncated, length, worker FROM r JOIN moved ON moved.id = r.delivery
-RETURNING delivery
+    WHERE d.id = r.delivery AND {_PG_HOLDS}
+"""  # noqa: S608 - constant fragments, no input
+_PG_ATTEMPTS = """
+    INSERT INTO webhook_attempts (delivery, number, started_at, duration_ms, status_code,
+        error, response_headers, response_body, response_truncated, response_length, worker)
+    SELECT delivery, number, started_at, duration_ms, status_code, error, headers, body,
+        truncated, length, worker FROM r JOIN moved ON moved.id = r.delivery
+    RETURNING delivery
+"""
+PG_RECORD_BATCH = f"""
+WITH r AS ({_PG_ROWS}), moved AS ({_PG_MOVE} RETURNING d.id)
+{_PG_ATTEMPTS}
 """
 
 
@@ -268,31 +272,65 @@ def pg_batch_args(planned: list[Planned], worker: str, now: dt.datetime) -> tupl
 # the batch's FailureCounts as JSON). The subscriptions are locked first, in id order (every
 # worker's order, against deadlocks), by the materialized `locked` step; the UPDATE then
 # works on each row's latest version, so concurrent workers never lose an increment.
-_PG_REACHES_LIMIT = "((c.lead > 0 AND s.consecutive_failures + c.lead >= $2) OR c.peak >= $2)"
-PG_COUNT_BATCH = f"""
-WITH c AS (
-    SELECT * FROM json_to_recordset($1::json) AS c(subscription_id integer, lead integer,
+def _pg_count(counts: str, limit: str, now: str, reason: str, only_if: str = "TRUE") -> str:
+    """The steps that lock the batch's subscriptions and count (`counted`); the arguments
+    are the statement's placeholders."""
+    reaches = f"((c.lead > 0 AND s.consecutive_failures + c.lead >= {limit}) OR c.peak >= {limit})"
+    return f"""c AS (
+    SELECT * FROM json_to_recordset({counts}::json) AS c(subscription_id integer, lead integer,
         reset boolean, tail integer, peak integer, finished integer)
+    WHERE {only_if}
 ), locked AS MATERIALIZED (
     SELECT s.id FROM webhook_subscriptions s JOIN c ON c.subscription_id = s.id
     ORDER BY s.id FOR UPDATE OF s
-)
-UPDATE webhook_subscriptions s SET
-    consecutive_failures = CASE WHEN c.reset THEN c.tail
-        ELSE s.consecutive_failures + c.lead END,
-    deactivated_at = CASE WHEN s.is_active AND {_PG_REACHES_LIMIT}
-        THEN $3 ELSE s.deactivated_at END,
-    deactivated_reason = CASE WHEN s.is_active AND {_PG_REACHES_LIMIT}
-        THEN $4 ELSE s.deactivated_reason END,
-    is_active = s.is_active AND NOT {_PG_REACHES_LIMIT},
-    in_flight = GREATEST(s.in_flight - c.finished, 0),
-    updated_at = $3
-FROM c JOIN locked ON locked.id = c.subscription_id
-WHERE s.id = c.subscription_id
-RETURNING s.id, NOT s.is_active AND s.deactivated_at = $3 AND (c.lead > 0 OR c.peak > 0)
-    AS deactivated
-"""  # noqa: S608 - constant fragments, no input
+), counted AS (
+    UPDATE webhook_subscriptions s SET
+        consecutive_failures = CASE WHEN c.reset THEN c.tail
+            ELSE s.consecutive_failures + c.lead END,
+        deactivated_at = CASE WHEN s.is_active AND {reaches}
+            THEN {now} ELSE s.deactivated_at END,
+        deactivated_reason = CASE WHEN s.is_active AND {reaches}
+            THEN {reason} ELSE s.deactivated_reason END,
+        is_active = s.is_active AND NOT {reaches},
+        in_flight = GREATEST(s.in_flight - c.finished, 0),
+        updated_at = {now}
+    FROM c JOIN locked ON locked.id = c.subscription_id
+    WHERE s.id = c.subscription_id
+    RETURNING s.id, NOT s.is_active AND s.deactivated_at = {now}
+        AND (c.lead > 0 OR c.peak > 0) AS deactivated
+)"""  # noqa: S608 - constant fragments, no input
+
+
+PG_COUNT_BATCH = f"WITH {_pg_count('$1', '$2', '$3', '$4')}\nSELECT id, deactivated FROM counted"
 
 
 def pg_count_args(counts: list[FailureCount], limit: int, now: dt.datetime) -> tuple[object, ...]:
     return _encode(counts).decode(), limit, now, deactivation_reason(limit)
+
+
+# PostgreSQL's common case in one round trip: while every attempt of the batch still holds its
+# lease (nearly always), its moves, its attempts and the failure counts — the FailureCounts of
+# the whole batch — are written by one statement, atomic on its own. The deliveries are locked
+# first (in id order) and checked; if any lease was lost the statement writes nothing and
+# says so (`whole` false), and the batch goes through PG_RECORD_BATCH and PG_COUNT_BATCH in a
+# transaction, which count only what moved. $1 rows, $2 now, $3 counts, $4 limit, $5 reason.
+PG_RECORD_WHOLE = f"""
+WITH r AS ({_PG_ROWS}), held AS MATERIALIZED (
+    SELECT d.id FROM webhook_deliveries d JOIN r ON d.id = r.delivery
+    WHERE {_PG_HOLDS}
+    ORDER BY d.id FOR UPDATE OF d
+), whole AS MATERIALIZED (
+    SELECT (SELECT COUNT(*) FROM held) = (SELECT COUNT(*) FROM r) AS ok
+), moved AS ({_PG_MOVE} AND (SELECT ok FROM whole) RETURNING d.id
+), attempts AS ({_PG_ATTEMPTS}
+), {_pg_count("$3", "$4", "$2", "$5", only_if="(SELECT ok FROM whole)")}
+SELECT (SELECT ok FROM whole) AS whole, ARRAY(SELECT id FROM counted WHERE deactivated)
+    AS deactivated
+"""  # noqa: S608 - constant fragments, no input
+
+
+def pg_whole_args(
+    planned: list[Planned], counts: list[FailureCount], worker: str, limit: int, now: dt.datetime
+) -> tuple[object, ...]:
+    rows, _ = pg_batch_args(planned, worker, now)
+    return rows, now, _encode(counts).decode(), limit, deactivation_reason(limit)

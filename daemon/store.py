@@ -2,9 +2,10 @@
 
 The statements are daemon/claim.py's and daemon/record.py's, each written once. PostgreSQL:
 two dedicated asyncpg connections (claims, results), so a claim never waits for a write and
-there is no pool reset between statements; a claim is one statement (PG_CLAIM), a batch of
-results one transaction (moves and attempts in one statement, then the subscriptions locked
-in id order and counted in one). SQLite: one `sqlite3` connection on one thread of its own
+there is no pool reset between statements; a claim is one statement (PG_CLAIM), and so is a
+batch of results while all its leases hold (PG_RECORD_WHOLE: moves, attempts and counts);
+otherwise it is one transaction (moves and attempts in one statement, then the subscriptions
+locked in id order and counted in one). SQLite: one `sqlite3` connection on one thread of its own
 (a busy database never blocks the event loop); each claim and each batch of results is one
 `BEGIN IMMEDIATE` transaction. Both reconnect on the next call after losing the connection.
 """
@@ -213,30 +214,41 @@ class PostgresStore:
         config: DaemonConfig,
         now: dt.datetime,
     ) -> tuple[set[int], list[int]]:
-        """One transaction: the batch's moves and attempts in one statement, then the
+        """While every lease holds, one statement for everything (PG_RECORD_WHOLE); otherwise
+        one transaction: the batch's moves and attempts in one statement, then the
         subscriptions' counters for what moved in another (locked in id order, the order every
         worker locks them in)."""
         limit = config.deactivate_after
         for attempt in range(1, DEADLOCK_RETRIES + 1):
             try:
-                async with self._results.use() as conn, conn.transaction():
-                    rows = await conn.fetch(
-                        records.PG_RECORD_BATCH,
-                        *records.pg_batch_args(planned, worker, now),
+                async with self._results.use() as conn:
+                    whole, deactivated = await conn.fetchrow(
+                        records.PG_RECORD_WHOLE,
+                        *records.pg_whole_args(
+                            planned, records.failure_counts(entries), worker, limit, now
+                        ),
                         timeout=STATEMENT_TIMEOUT,
                     )
-                    moved = {row[0] for row in rows}
-                    counted = [e for e in entries if e[0].id in moved]
-                    counts = records.failure_counts(counted)
-                    deactivated = []
-                    if counts:
-                        result = await conn.fetch(
-                            records.PG_COUNT_BATCH,
-                            *records.pg_count_args(counts, limit, now),
+                    if whole:
+                        return {p.item.id for p in planned}, list(deactivated)
+                    async with conn.transaction():
+                        rows = await conn.fetch(
+                            records.PG_RECORD_BATCH,
+                            *records.pg_batch_args(planned, worker, now),
                             timeout=STATEMENT_TIMEOUT,
                         )
-                        deactivated = [row["id"] for row in result if row["deactivated"]]
-                return moved, deactivated
+                        moved = {row[0] for row in rows}
+                        counted = [e for e in entries if e[0].id in moved]
+                        counts = records.failure_counts(counted)
+                        deactivated = []
+                        if counts:
+                            result = await conn.fetch(
+                                records.PG_COUNT_BATCH,
+                                *records.pg_count_args(counts, limit, now),
+                                timeout=STATEMENT_TIMEOUT,
+                            )
+                            deactivated = [row["id"] for row in result if row["deactivated"]]
+                    return moved, deactivated
             except asyncpg.DeadlockDetectedError:
                 # The transaction was rolled back as a whole; the other side has gone on.
                 if attempt == DEADLOCK_RETRIES:

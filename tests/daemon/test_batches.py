@@ -92,6 +92,38 @@ async def test_one_batch_of_results_counts_and_deactivates_in_order(
     assert await WebhookAttempt.count() == len(entries)
 
 
+async def test_a_batch_with_a_lost_lease_counts_only_the_attempts_that_moved(
+    make_store, fake_clock: FakeClock
+):
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook", consecutive_failures=1)
+    deliveries = await support.queued(ws, sub, 3)
+    store = make_store()
+    claimed = await store.claim(worker="a", limits=support.limits(10), now=fake_clock(), lease=30)
+    assert len(claimed) == 3
+    # Another worker took the last one over (its lease ran out meanwhile, say).
+    lost = claimed[-1]
+    await WebhookDelivery.update({WebhookDelivery.leased_by: "b"}).where(
+        WebhookDelivery.id == lost.id
+    )
+    entries = [(item, _outcome(fake_clock, 500)) for item in claimed]
+
+    statuses = await store.record(
+        entries, worker="a", config=config(deactivate_after=4), now=fake_clock()
+    )
+
+    assert statuses == ["pending", "pending", None]
+    row = await support.load_subscription(sub)
+    # 1 stored + the 2 failures that moved: 3, under the limit of 4 (all three would reach it).
+    assert (row.consecutive_failures, row.is_active, row.in_flight) == (3, True, 1)
+    assert (
+        await WebhookAttempt.count().where(
+            WebhookAttempt.delivery.is_in([d.id for d in deliveries])
+        )
+        == 2
+    )
+
+
 async def test_a_result_that_cannot_be_stored_does_not_hold_back_the_others(
     make_store, fake_clock: FakeClock
 ):

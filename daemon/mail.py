@@ -216,7 +216,9 @@ class MailSender:
         self._idle.clear()
         try:
             await notices.queue_deactivation_notices(self.now())
-            while not self.stopping and await queue.anything_due(self.now()):
+            if not await queue.anything_due(self.now()):
+                return  # an idle poll: one read, no claim
+            while not self.stopping:
                 emails = await queue.claim(
                     worker=self.worker, limit=limit, now=self.now(), lease=self.config.lease
                 )

@@ -128,10 +128,8 @@ def _log_attempts(batch: list[record.Entry], statuses: list[str | None]) -> None
         log.log(
             level,
             "delivery attempt",
-            extra=logs.fields(
-                delivery_id=item.id,
-                attempt=item.attempt,
-                subscription_id=item.subscription_id,
+            extra=_attempt_fields(
+                item,
                 event=item.event,
                 host=urlsplit(item.url).hostname,
                 status_code=outcome.status_code,
@@ -139,6 +137,13 @@ def _log_attempts(batch: list[record.Entry], statuses: list[str | None]) -> None
                 delivery_status=status or "lease lost",
             ),
         )
+
+
+def _attempt_fields(item: Claimed, **more: object) -> dict[str, object]:
+    """The log fields naming one attempt, and `more`."""
+    return logs.fields(
+        delivery_id=item.id, attempt=item.attempt, subscription_id=item.subscription_id, **more
+    )
 
 
 class Dispatcher:
@@ -223,13 +228,7 @@ class Dispatcher:
             if status is not None:
                 log.warning(
                     "attempt cut off by a stopped worker recorded as failed",
-                    extra=logs.fields(
-                        delivery_id=item.id,
-                        attempt=item.attempt,
-                        subscription_id=item.subscription_id,
-                        held_by=item.worker,
-                        delivery_status=status,
-                    ),
+                    extra=_attempt_fields(item, held_by=item.worker, delivery_status=status),
                 )
         return sum(status is not None for status in statuses)
 

@@ -59,6 +59,7 @@ class Recorder:
     def __init__(self, dispatcher: Dispatcher) -> None:
         self.dispatcher = dispatcher
         self.pending = 0  # attempts added and not yet written
+        self.writes = 0  # batches written (or failed to be) so far
         self._queue: list[record.Entry] = []
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -92,6 +93,7 @@ class Recorder:
                     statuses = None
                 finally:
                     self.pending -= len(batch)
+                    self.writes += 1
                 if statuses is not None:
                     _log_attempts(batch, statuses)
                 d.recorded()  # the subscriptions' attempts in flight went down: claim again
@@ -289,13 +291,14 @@ class Dispatcher:
         total = 0
         self._recovered_at = -RECOVER_EVERY
         while True:
+            writes = self.recorder.writes
             total += await self.fill()
             if self._attempts or self._claimed.qsize():
                 self._attempt_ended.clear()
                 await self._attempt_ended.wait()
             elif self.recorder.pending:
                 await self.recorder.idle(timeout=STATEMENT_TIMEOUT)
-            else:
+            elif self.recorder.writes == writes:  # else a write during the claim freed room
                 return total
 
     async def stop(self, grace: float) -> None:

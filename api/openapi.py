@@ -27,12 +27,11 @@ from swagger_ui_bundle import swagger_ui_path
 from api.schemas.common import ErrorBody, ValidationErrorBody
 
 
-def _error(
-    body: type[ErrorBody | ValidationErrorBody],
-    description: str,
-    examples: dict[str, dict[str, Any]],
+def error_response(
+    body: type[Any], description: str, examples: dict[str, dict[str, Any]]
 ) -> ResponseSpec:
-    """A documented error response with real example bodies (not generated noise)."""
+    """A documented error response with real example bodies: never generated ones (noise,
+    and generating them would load polyfactory and faker into every web process)."""
     return ResponseSpec(
         body,
         description=description,
@@ -42,7 +41,7 @@ def _error(
 
 
 COMMON_RESPONSES: dict[int, ResponseSpec] = {
-    401: _error(
+    401: error_response(
         ErrorBody,
         "Missing, malformed, invalid, expired or revoked token (with `WWW-Authenticate: Bearer`)",
         {
@@ -52,12 +51,12 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
             "revoked": {"message": "Token revoked"},
         },
     ),
-    403: _error(
+    403: error_response(
         ErrorBody,
         "The token's user is deactivated",
         {"deactivated": {"message": "User is deactivated"}},
     ),
-    422: _error(
+    422: error_response(
         ValidationErrorBody,
         "Validation failed (every failing field in `errors`), the plan does not include "
         "the API, a plan limit was hit, or a stage move was refused (reason in `message`)",
@@ -73,7 +72,7 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
             },
         },
     ),
-    429: _error(
+    429: error_response(
         ErrorBody,
         "Rate limited; `Retry-After` gives the seconds to wait",
         {
@@ -85,7 +84,7 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
 }
 ONE_RECORD_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
-    404: _error(
+    404: error_response(
         ErrorBody,
         "Not found, or in another workspace",
         {"not found": {"message": "Order not found"}},

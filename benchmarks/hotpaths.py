@@ -497,7 +497,9 @@ def main() -> None:
     profile_parser.add_argument("--output", help="keep the pstats file here")
     asgi_parser = sub.add_parser("asgi", help="CPU per request in-process, against the floor")
     asgi_parser.add_argument(
-        "--endpoint", choices=("me", "order", "customer", "orders"), default="me"
+        "--endpoint",
+        choices=("me", "order", "customer", "orders", "customers", "inventory"),
+        default="me",
     )
     asgi_parser.add_argument("--requests", type=int, default=3000)
     asgi_parser.add_argument("--rounds", type=int, default=3)

@@ -6,10 +6,10 @@ import asyncio
 import logging
 
 from litestar import Controller, MediaType, Response, get
-from litestar.openapi import ResponseSpec
 from litestar.openapi.spec import OpenAPI
 from litestar.status_codes import HTTP_200_OK, HTTP_503_SERVICE_UNAVAILABLE
 
+from api.openapi import error_response
 from models import db
 from models.schemas.common import Schema
 
@@ -26,6 +26,13 @@ class Health(Schema):
 
 class HealthFailure(Health):
     message: str
+
+
+UNREACHABLE = {
+    "status": "unavailable",
+    "database": "unreachable",
+    "message": "Database unreachable",
+}
 
 
 async def database_ok() -> bool:
@@ -46,8 +53,10 @@ class HealthController(Controller):
         summary="Liveness and database reachability, for load balancers and the platform",
         description="No authentication and no rate limit. 200 when `SELECT 1` succeeds.",
         responses={
-            HTTP_503_SERVICE_UNAVAILABLE: ResponseSpec(
-                HealthFailure, description="The database is unreachable"
+            HTTP_503_SERVICE_UNAVAILABLE: error_response(
+                HealthFailure,
+                "The database is unreachable",
+                {"unreachable": UNREACHABLE},
             )
         },
         cache_control=None,
@@ -62,9 +71,7 @@ class HealthController(Controller):
                 media_type=MediaType.JSON,
             )
         return Response(
-            HealthFailure(
-                status="unavailable", database="unreachable", message="Database unreachable"
-            ),
+            HealthFailure(**UNREACHABLE),
             status_code=HTTP_503_SERVICE_UNAVAILABLE,
             headers=headers,
             media_type=MediaType.JSON,

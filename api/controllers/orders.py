@@ -15,7 +15,7 @@ from api.auth import Principal
 from api.errors import NotFound
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
 from api.links import request_url
-from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
+from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES, error_response
 from api.pagination import offset, page_envelope
 from api.params import query_operation
 from api.schemas.common import ErrorBody, Page
@@ -36,10 +36,21 @@ from models.schemas.orders import (
 PER_PAGE = 50
 WRITE_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
-    409: ResponseSpec(
-        ErrorBody, description="A request with the same Idempotency-Key is still running"
+    409: error_response(
+        ErrorBody,
+        "A request with the same Idempotency-Key is still running",
+        {
+            "key busy": {
+                "message": "A request with this Idempotency-Key is still being processed; "
+                "retry in 3 seconds."
+            }
+        },
     ),
-    413: ResponseSpec(ErrorBody, description="Request body larger than 1 MiB"),
+    413: error_response(
+        ErrorBody,
+        "Request body larger than 1 MiB",
+        {"too large": {"message": "Request body too large (limit 1 MiB)"}},
+    ),
 }
 
 OrderId = Annotated[

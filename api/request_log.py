@@ -1,8 +1,10 @@
 """One JSON line per HTTP request on the `pressline.request` logger, never with credentials.
 
 A line holds the method, the path (without the query string), the route template, the status,
-the duration and — once authentication has run — the user and workspace ids. Headers, query
-values and bodies are never logged, so a token cannot reach the log by this path.
+the duration, the request id (the platform router's `X-Request-ID`, or one made here), the
+client's address and — once authentication has run — the user and workspace ids. Other
+headers, query values and bodies are never logged, so a token cannot reach the log by this
+path.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from litestar.types import Scope
 
 LOGGER_NAME = "pressline.request"
+REQUEST_ID = "pressline.request_id"  # scope key: set by api/request_path.py
 QUIET_PATHS = frozenset({"/health"})  # platform probes: DEBUG, so they don't drown the log
 MAX_PATH_CHARS = 2048
 # Paths that carry a credential (the customer's proof link): the line shows the route template
@@ -44,12 +47,15 @@ def logging_config(level: str) -> LoggingConfig:
 
 def request_line(scope: Scope, status: int, duration_ms: float) -> dict[str, Any]:
     user: Any = scope.get("user")
+    client = scope.get("client")
     return {
         "method": scope.get("method"),
         "path": _shown_path(scope),
         "route": scope.get("path_template"),
         "status": status,
         "duration_ms": round(duration_ms, 2),
+        "request_id": scope.get(REQUEST_ID),
+        "client": client[0] if client else None,
         "user_id": getattr(user, "user_id", None),
         "workspace_id": getattr(user, "workspace_id", None),
     }

@@ -2,14 +2,16 @@
 and the metrics observation, each done once per request.
 
 `RequestPath` wraps the whole application, outside routing, so unknown routes, 405s and 413s
-are timed, logged and counted like every other request. It holds the one wrapper of the
-response's `send`: it notes the status and adds the rate-limit headers an allowed request was
-given. When the response is over it observes the metrics and writes the log line
-(api/request_log.py).
+are timed, logged and counted like every other request. It reads the raw headers once, for
+the two it needs: `Authorization` (kept in the scope for `ApiAccess`) and the platform's
+`X-Request-ID` (the request id of the log line; one is made when none usable came). It holds
+the one wrapper of the response's `send`: it notes the status and adds the rate-limit
+headers an allowed request was given. When the response is over it observes the metrics and
+writes the log line, with the request id and the client's address (api/request_log.py).
 
 `ApiAccess` runs on the routes of /api/v1 once routing has matched one, so an unknown path is
 404 and a wrong method 405 before any token is asked for. In the check order of docs/api.md
-§2.2 (401 → 403 → 422 → 429) it reads the bearer token from the raw headers, resolves it with
+§2.2 (401 → 403 → 422 → 429) it takes the bearer token from that header, resolves it with
 one statement (token → user → workspace and plan: api/auth.py) and counts the request against
 the user's limit (one Redis script call, or in-process: api/ratelimit.py). The handler gets the
 resolved `Principal` as `request.user`; the headers for the response go to `RequestPath`
@@ -18,7 +20,10 @@ through the request's scope, so no second wrapper of `send` is needed.
 
 from __future__ import annotations
 
+import os
+import re
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from api import auth, request_log
@@ -29,6 +34,27 @@ if TYPE_CHECKING:
 
 LIMITER = "pressline.rate_limiter"  # scope key: the app's limiter, set by RequestPath
 LIMIT_HEADERS = "pressline.rate_limit_headers"  # scope key: raw headers for the response
+AUTHORIZATION = "pressline.authorization"  # scope key: the Authorization header's value, or ""
+# A request id from the platform's router is kept if it is one printable ASCII word of at
+# most 200 characters (Heroku's are 20 to 200); anything else is replaced by a fresh one.
+_USABLE_REQUEST_ID = re.compile(rb"[\x21-\x7e]{1,200}")
+
+
+def read_headers(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
+    """(Authorization value or "", request id) in one pass over the raw ASGI headers; of a
+    header sent twice, the first counts."""
+    authorization: bytes | None = None
+    request_id: bytes | None = None
+    for name, value in headers:
+        name = name.lower()
+        if name == b"authorization" and authorization is None:
+            authorization = value
+        elif name == b"x-request-id" and request_id is None:
+            request_id = value
+    token = "" if authorization is None else authorization.decode("latin-1")
+    if request_id is not None and _USABLE_REQUEST_ID.fullmatch(request_id):
+        return token, request_id.decode("ascii")
+    return token, os.urandom(16).hex()
 
 
 class RequestPath:
@@ -46,6 +72,9 @@ class RequestPath:
             return
         started = time.perf_counter()
         scope[LIMITER] = self.limiter  # type: ignore[literal-required]
+        authorization, request_id = read_headers(scope["headers"])
+        scope[AUTHORIZATION] = authorization  # type: ignore[literal-required]
+        scope[request_log.REQUEST_ID] = request_id  # type: ignore[literal-required]
         status = 500  # if the application fails before answering
 
         async def respond(message: Message) -> None:
@@ -77,7 +106,8 @@ class ApiAccess:
         if method == "OPTIONS":
             await self.app(scope, receive, send)
             return
-        principal = await auth.authenticate(auth.bearer_token(scope))
+        header: str = scope[AUTHORIZATION]  # type: ignore[literal-required]
+        principal = await auth.authenticate(auth.bearer_token(header))
         scope["user"] = principal
         scope["auth"] = principal.token_id
         limiter: RateLimiter = scope[LIMITER]  # type: ignore[literal-required]

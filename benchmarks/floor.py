@@ -79,7 +79,11 @@ class Request(msgspec.Struct):
 
 
 async def authenticate(conn: Reader, scope: dict[str, Any]) -> Principal:
-    row = await conn.one(auth_queries.PRINCIPAL, tokens.digest(bearer_token(scope)))
+    authorization = next(
+        (value.decode("latin-1") for name, value in scope["headers"] if name == b"authorization"),
+        "",
+    )
+    row = await conn.one(auth_queries.PRINCIPAL, tokens.digest(bearer_token(authorization)))
     if row is None:
         raise Unauthorized("Invalid token")
     return admit(row, clock.now())

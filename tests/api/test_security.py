@@ -195,9 +195,32 @@ async def test_one_json_log_line_per_request(client, every_log_record):
         "route",
         "status",
         "duration_ms",
+        "request_id",
+        "client",
         "user_id",
         "workspace_id",
     }
+
+
+async def test_the_log_line_carries_the_platforms_request_id_and_the_client_address(
+    client, every_log_record
+):
+    _, _, auth = await factories.account()
+    router_id = "0b5e4c1d-3f1a-4a61-9d62-7c9e0d5b8a11"
+    await client.get(ME, headers={**auth, "X-Request-ID": router_id})
+    await client.get(ME, headers=auth)  # none sent: one is made
+    await client.get(ME, headers=auth)
+    await client.get(ME, headers={**auth, "X-Request-ID": "two words"})  # not one word
+    await client.get(ME, headers={**auth, "X-Request-ID": "x" * 201})  # too long
+    await client.get(ME, headers=[("X-Request-ID", "first-id"), ("X-Request-ID", "second-id")])
+    ids = [line["request_id"] for line in request_lines(every_log_record)]
+    assert ids[0] == router_id
+    made = ids[1:5]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", made_id) for made_id in made), made
+    assert len(set(made)) == 4  # a fresh one each time
+    assert ids[5] == "first-id"
+    lines = request_lines(every_log_record)
+    assert {line["client"] for line in lines} == {"127.0.0.1"}  # the test client's address
 
 
 async def test_log_level_comes_from_the_environment(client, every_log_record):

@@ -116,7 +116,7 @@ def create_app() -> Litestar:
     )
     answer_options_with_every_method(app)
     # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
-    app.asgi_handler = RequestPath(app.asgi_handler, limiter)
+    app.asgi_handler = RequestPath(app.asgi_handler, limiter, settings.forwarded_hops)
     drop_framework_400(app.openapi_schema)
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
     idempotency.document_retry_after(app.openapi_schema)

@@ -3,8 +3,10 @@ and the metrics observation, each done once per request.
 
 `RequestPath` wraps the whole application, outside routing, so unknown routes, 405s and 413s
 are timed, logged and counted like every other request. It reads the raw headers once, for
-the two it needs: `Authorization` (kept in the scope for `ApiAccess`) and the platform's
-`X-Request-ID` (the request id of the log line; one is made when none usable came). It holds
+those it needs: `Authorization` (kept in the scope for `ApiAccess`), the platform's
+`X-Request-ID` (the request id of the log line; one is made when none usable came) and the
+proxies' `X-Forwarded-For` and `X-Forwarded-Proto` (the client's address and the scheme,
+api/forwarded.py). It holds
 the one wrapper of the response's `send`: it notes the status and adds the rate-limit
 headers an allowed request was given. When the response is over it observes the metrics and
 writes the log line, with the request id and the client's address (api/request_log.py).
@@ -24,9 +26,9 @@ import os
 import re
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from api import auth, request_log
+from api import auth, forwarded, request_log
 from api.ratelimit import RateLimiter, TooManyRequests
 
 if TYPE_CHECKING:
@@ -40,31 +42,53 @@ AUTHORIZATION = "pressline.authorization"  # scope key: the Authorization header
 _USABLE_REQUEST_ID = re.compile(rb"[\x21-\x7e]{1,200}")
 
 
-def read_headers(headers: Iterable[tuple[bytes, bytes]]) -> tuple[str, str]:
-    """(Authorization value or "", request id) in one pass over the raw ASGI headers; of a
-    header sent twice, the first counts."""
+class Heads(NamedTuple):
+    """The request headers this layer reads, from one pass over the raw ASGI headers."""
+
+    authorization: str  # "" when missing
+    request_id: str  # the platform's X-Request-ID when usable, else one made here
+    forwarded_for: bytes | None  # every X-Forwarded-For header, joined in order
+    forwarded_proto: bytes | None
+
+
+def read_headers(headers: Iterable[tuple[bytes, bytes]]) -> Heads:
+    """Of a header sent twice the first counts, except X-Forwarded-For, which each proxy may
+    add as a header of its own."""
     authorization: bytes | None = None
     request_id: bytes | None = None
+    forwarded_for: bytes | None = None
+    forwarded_proto: bytes | None = None
     for name, value in headers:
         name = name.lower()
-        if name == b"authorization" and authorization is None:
-            authorization = value
-        elif name == b"x-request-id" and request_id is None:
-            request_id = value
-    token = "" if authorization is None else authorization.decode("latin-1")
-    if request_id is not None and _USABLE_REQUEST_ID.fullmatch(request_id):
-        return token, request_id.decode("ascii")
-    return token, os.urandom(16).hex()
+        if name == b"authorization":
+            if authorization is None:
+                authorization = value
+        elif name == b"x-request-id":
+            if request_id is None:
+                request_id = value
+        elif name == b"x-forwarded-for":
+            forwarded_for = value if forwarded_for is None else forwarded_for + b"," + value
+        elif name == b"x-forwarded-proto" and forwarded_proto is None:
+            forwarded_proto = value
+    if request_id is None or not _USABLE_REQUEST_ID.fullmatch(request_id):
+        request_id = os.urandom(16).hex().encode()
+    return Heads(
+        authorization="" if authorization is None else authorization.decode("latin-1"),
+        request_id=request_id.decode("ascii"),
+        forwarded_for=forwarded_for,
+        forwarded_proto=forwarded_proto,
+    )
 
 
 class RequestPath:
     """Outermost ASGI layer of the web app (see the module docstring)."""
 
-    __slots__ = ("app", "limiter")
+    __slots__ = ("app", "forwarded_hops", "limiter")
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, forwarded_hops: int) -> None:
         self.app = app
         self.limiter = limiter
+        self.forwarded_hops = forwarded_hops
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -72,9 +96,10 @@ class RequestPath:
             return
         started = time.perf_counter()
         scope[LIMITER] = self.limiter  # type: ignore[literal-required]
-        authorization, request_id = read_headers(scope["headers"])
-        scope[AUTHORIZATION] = authorization  # type: ignore[literal-required]
-        scope[request_log.REQUEST_ID] = request_id  # type: ignore[literal-required]
+        heads = read_headers(scope["headers"])
+        forwarded.apply(scope, heads.forwarded_for, heads.forwarded_proto, self.forwarded_hops)
+        scope[AUTHORIZATION] = heads.authorization  # type: ignore[literal-required]
+        scope[request_log.REQUEST_ID] = heads.request_id  # type: ignore[literal-required]
         status = 500  # if the application fails before answering
 
         async def respond(message: Message) -> None:

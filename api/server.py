@@ -140,8 +140,9 @@ def main(argv: list[str] | None = None) -> None:
         port=settings.port,
         http=HeadLimitedProtocol,
         workers=args.workers,  # explicit: uvicorn would otherwise read WEB_CONCURRENCY
-        proxy_headers=True,
-        forwarded_allow_ips="*",
+        # The forwarded headers are read by the app itself, counting FORWARDED_HOPS from the
+        # right (api/forwarded.py); uvicorn's own reading trusts the client-written first entry.
+        proxy_headers=False,
         access_log=False,  # it would repeat each request with its query string
         log_config=logs.dict_config(settings.log_level),
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,

@@ -22,6 +22,7 @@ def main() -> None:
         workers=1,
         loop="uvloop",
         http=HeadLimitedProtocol,
+        proxy_headers=False,  # as deployed: the app reads the forwarded headers itself
         access_log=False,
         log_level="warning",
     )

@@ -50,6 +50,8 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
     database_url: str = DEFAULT_DATABASE_URL
     port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 8000
     public_url: str | None = None
+    # Proxies in front of the web process that append to X-Forwarded-For (api/forwarded.py).
+    forwarded_hops: Annotated[int, msgspec.Meta(ge=0, le=10)] = 1
     redis_url: str | None = None
     rate_limit_read: Count = 60
     rate_limit_write: Count = 20

@@ -144,6 +144,27 @@ async def test_thirty_failures_from_one_address_lock_that_address_only(app) -> N
         assert (await log_in(shop, owner.email)).status_code == 303
 
 
+async def test_behind_the_router_the_address_counted_is_the_one_the_router_saw(app) -> None:
+    """The platform's router appends the address it was called from to X-Forwarded-For; what
+    the client wrote to its left changes nothing (FORWARDED_HOPS=1, the default)."""
+    ws = await factories.workspace()
+    owner = await member(ws)
+    async with (
+        client_from(app, "10.0.0.5") as attacker,  # every request arrives from the router
+        client_from(app, "10.0.0.5") as shop,
+    ):
+        shop.headers["X-Forwarded-For"] = "198.51.100.2"
+        for n in range(login_throttle.MAX_PER_ADDRESS):
+            attacker.headers["X-Forwarded-For"] = f"192.0.2.{n}, 203.0.113.7"  # a new lie each time
+            answer = await log_in(attacker, f"guess{n}@example.com", "wrong password!")
+            assert answer.status_code == 400
+        attacker.headers["X-Forwarded-For"] = "192.0.2.200, 203.0.113.7"
+        refused = await log_in(attacker, owner.email)
+        assert refused.status_code == 429
+        assert "your network address" in refused.text
+        assert (await log_in(shop, owner.email)).status_code == 303
+
+
 async def test_login_always_starts_a_new_session(browser: httpx.AsyncClient) -> None:
     ws = await factories.workspace()
     owner = await member(ws)

@@ -49,8 +49,9 @@ async def test_every_line_is_json_and_no_credential_reaches_the_output(backend, 
     _, user, auth = await factories.account()
     header_token = auth["Authorization"].removeprefix("Bearer ")
     query_token = tokens.generate()
+    behind_the_router = {"X-Forwarded-For": "192.0.2.1, 203.0.113.7", "X-Request-ID": "r-42"}
     requests = [
-        (f"/api/v1/me?token={query_token}", auth),
+        (f"/api/v1/me?token={query_token}", {**auth, **behind_the_router}),
         (f"/api/v1/orders?page=2&access_token={query_token}", {"Authorization": "Bearer plk_x"}),
         (f"/api/v1/nowhere?token={query_token}", auth),
         ("/health", {}),
@@ -70,6 +71,12 @@ async def test_every_line_is_json_and_no_credential_reaches_the_output(backend, 
         ("/api/v1/orders", 401, None),
         ("/api/v1/nowhere", 404, None),  # no route, so no authentication
     ]  # /health is a DEBUG line, below the default INFO
+    # The served process counts the address the router appended, not the client's own entry.
+    assert (requests_logged[0]["client"], requests_logged[0]["request_id"]) == (
+        "203.0.113.7",
+        "r-42",
+    )
+    assert requests_logged[1]["client"] == "127.0.0.1"  # no proxy header: the connection's
 
 
 def _pressline() -> str:

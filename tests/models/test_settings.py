@@ -48,8 +48,11 @@ def test_values_are_decoded_from_text():
             "WEBHOOK_SHUTDOWN_GRACE": "0",
             "WEBHOOK_RETENTION_DAYS": "7",
             "RATE_LIMIT_READ": "",  # empty counts as unset
+            "FORWARDED_HOPS": "0",
         }
     )
+    assert s.forwarded_hops == 0
+    assert read({}).forwarded_hops == 1
     assert (s.port, s.public_url, s.redis_url, s.log_level) == (
         9000,
         "https://pressline.example.com",
@@ -71,6 +74,8 @@ def test_values_are_decoded_from_text():
         ("WEBHOOK_RETENTION_DAYS", "abc", "a whole number of at least 1"),
         ("WEBHOOK_RETENTION_DAYS", "1.5", "a whole number of at least 1"),
         ("PORT", "70000", "a whole number from 1 to 65535"),
+        ("FORWARDED_HOPS", "11", "a whole number from 0 to 10"),
+        ("FORWARDED_HOPS", "-1", "a whole number from 0 to 10"),
         ("RATE_LIMIT_READ", "0", "a whole number of at least 1"),
         ("RATE_LIMIT_WRITE", "many", "a whole number of at least 1"),
         ("WEBHOOK_MAX_ATTEMPTS", "0", "a whole number of at least 1"),

@@ -6,10 +6,10 @@ are timed, logged and counted like every other request. It reads the raw headers
 those it needs: `Authorization` (kept in the scope for `ApiAccess`), the platform's
 `X-Request-ID` (the request id of the log line; one is made when none usable came) and the
 proxies' `X-Forwarded-For` and `X-Forwarded-Proto` (the client's address and the scheme,
-api/forwarded.py). It holds
-the one wrapper of the response's `send`: it notes the status and adds the rate-limit
-headers an allowed request was given. When the response is over it observes the metrics and
-writes the log line, with the request id and the client's address (api/request_log.py).
+api/forwarded.py). It holds the one wrapper of the response's `send`: it notes the status
+and adds the rate-limit headers an allowed request was given. When the response is over it
+observes the metrics and writes the log line, with the request id and the client's address
+(api/request_log.py).
 
 `ApiAccess` runs on the routes of /api/v1 once routing has matched one, so an unknown path is
 404 and a wrong method 405 before any token is asked for. In the check order of docs/api.md

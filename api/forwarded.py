@@ -4,8 +4,9 @@ Each proxy in front of the web process appends the address it was called from to
 `X-Forwarded-For`, so only the last `FORWARDED_HOPS` entries were written by proxies we
 trust; anything to their left came from the client and may be invented. The client's address
 is the entry `FORWARDED_HOPS` from the right (a platform's router, one hop: the last entry),
-never the first. `X-Forwarded-Proto` gives the scheme when it says `http` or `https` (any case).
-With `FORWARDED_HOPS=0` (the web process faces clients itself) both headers are ignored.
+never the first. `X-Forwarded-Proto` gives the scheme (the links' and the admin cookie's) when
+its first value — the client-facing proxy's — says `http` or `https`, in any case. With
+`FORWARDED_HOPS=0` (the web process faces clients itself) both headers are ignored.
 
 The address is what the admin's login throttle and the request log count (docs/security.md).
 """
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from litestar.types import Scope
 
-_SCHEMES = {b"http": "http", b"https": "https"}
+_SCHEMES = frozenset(("http", "https"))
 
 
 def apply(scope: Scope, forwarded_for: bytes | None, proto: bytes | None, hops: int) -> None:
@@ -29,8 +30,10 @@ def apply(scope: Scope, forwarded_for: bytes | None, proto: bytes | None, hops: 
         host = client_host(forwarded_for.decode("latin-1"), hops)
         if host is not None:
             scope["client"] = (host, 0)
-    if proto is not None and (scheme := _SCHEMES.get(proto.strip().lower())) is not None:
-        scope["scheme"] = scheme
+    if proto is not None:
+        first = proto.decode("latin-1").split(",", 1)[0].strip().lower()
+        if first in _SCHEMES:
+            scope["scheme"] = first
 
 
 def client_host(forwarded_for: str, hops: int) -> str | None:

@@ -2,10 +2,11 @@
 
 Every absolute URL the API sends (a list's `links`, a create's `Location`) is `endpoint_url`
 of the request's ASGI scope. With PUBLIC_URL set, links start with it and forwarded headers
-play no part. Without it, the scheme is taken from X-Forwarded-Proto only when that says
-`http` or `https`, and the host from X-Forwarded-Host (else Host) only when it is a
+play no part. Without it, the scheme is the request's (X-Forwarded-Proto's when it says `http`
+or `https`, read with the client's address by api/forwarded.py), and the host is taken from
+X-Forwarded-Host (its first value, the client-side proxy's; else Host) only when it is a
 syntactically valid `host[:port]`; anything else falls back to the address the request was
-made to. Each header's first value is used (the client-side proxy's).
+made to.
 """
 
 from __future__ import annotations
@@ -51,21 +52,15 @@ def valid_host(value: str) -> bool:
     return True
 
 
-def _first(value: bytes) -> str:
-    return value.decode("latin-1").split(",", 1)[0].strip()
-
-
 def _origin(scope: Mapping[str, Any]) -> str:
     """`scheme://host[:port]` of the request as the client addressed it."""
-    proto = forwarded_host = host = None
+    forwarded_host = host = None
     for name, value in scope["headers"]:
-        if name == b"x-forwarded-proto" and proto is None:
-            proto = _first(value).lower()
-        elif name == b"x-forwarded-host" and forwarded_host is None:
-            forwarded_host = _first(value)
+        if name == b"x-forwarded-host" and forwarded_host is None:
+            forwarded_host = value.decode("latin-1").split(",", 1)[0].strip()
         elif name == b"host" and host is None:
             host = value.decode("latin-1")
-    scheme = proto if proto in ("http", "https") else _SCHEMES.get(scope.get("scheme", ""), "http")
+    scheme = _SCHEMES.get(scope.get("scheme", ""), "http")
     if forwarded_host is not None and valid_host(forwarded_host):
         return f"{scheme}://{forwarded_host}"
     if host is not None and valid_host(host):

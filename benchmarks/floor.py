@@ -37,6 +37,7 @@ from api.controllers.inventory import PER_PAGE as SKUS_PER_PAGE
 from api.controllers.orders import PER_PAGE as ORDERS_PER_PAGE
 from api.errors import ApiError, NotFound, Unauthorized
 from api.pagination import offset, page_of
+from api.request_path import read_headers
 from api.schemas.common import ErrorBody
 from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
@@ -79,10 +80,7 @@ class Request(msgspec.Struct):
 
 
 async def authenticate(conn: Reader, scope: dict[str, Any]) -> Principal:
-    authorization = next(
-        (value.decode("latin-1") for name, value in scope["headers"] if name == b"authorization"),
-        "",
-    )
+    authorization = read_headers(scope["headers"]).authorization
     row = await conn.one(auth_queries.PRINCIPAL, tokens.digest(bearer_token(authorization)))
     if row is None:
         raise Unauthorized("Invalid token")

@@ -37,13 +37,12 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
         }
         extra: dict[str, Any] | None = getattr(record, FIELDS, None)
-        if extra:
-            if _CORE.isdisjoint(extra):
-                line.update(extra)
-            else:
-                for key, value in extra.items():
-                    if key not in _CORE:
-                        line[key] = value
+        if extra:  # the core keys are never overwritten (the common case skips the filter)
+            line.update(
+                extra
+                if _CORE.isdisjoint(extra)
+                else {k: v for k, v in extra.items() if k not in _CORE}
+            )
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         if record.stack_info:

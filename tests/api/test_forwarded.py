@@ -40,7 +40,7 @@ def test_an_entry_that_is_no_address_leaves_the_connection_s(header: str) -> Non
 
 def test_the_scheme_is_taken_only_when_it_is_http_or_https() -> None:
     for proto, expected in [(b"https", "https"), (b" http ", "http"), (b"HTTPS", "https"),
-                            (b"https, http", "http"), (b"javascript", "http")]:  # fmt: skip
+                            (b"https, http", "https"), (b"javascript", "http")]:  # fmt: skip
         given = scope()
         forwarded.apply(given, None, proto, 1)
         assert given["scheme"] == expected, proto

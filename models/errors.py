@@ -51,13 +51,29 @@ class ConflictError(DomainError):
     """The same request is already being processed (→ 409)."""
 
 
-def storable(value: str) -> bool:
-    """PostgreSQL text holds no NUL, and undecodable command-line bytes are not text."""
+_CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f]")  # C0 controls but tab
+_CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f]")  # and newline, where lines are text
+
+
+def storable(value: str, *, multiline: bool = False) -> bool:
+    """Text the service keeps (DECISIONS §21): valid UTF-8 (undecodable command-line or form
+    bytes are not text), no NUL (PostgreSQL text holds none) nor other C0 control but tab, and
+    newline only in multi-line fields (whose CR LF from browsers is normalised first)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return "\x00" not in value
+    controls = _CONTROLS_MULTILINE if multiline else _CONTROLS
+    return controls.search(value) is None
+
+
+def normalise_newlines(value: str) -> str:
+    """CR LF and lone CR (as browsers and other systems send them) become LF."""
+    return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
+UNSTORABLE_LINE = "must be one line of text, without control characters"
+UNSTORABLE_TEXT = "must be text, without control characters other than tabs and line breaks"
 
 
 class FieldErrors:
@@ -70,10 +86,18 @@ class FieldErrors:
     def add(self, field: str, message: str) -> None:
         self.errors.setdefault(field, []).append(message)
 
-    def text(self, field: str, value: str, max_length: int, *, required: bool = True) -> str:
-        value = value.strip()
-        if not storable(value):
-            self.add(field, "contains characters that cannot be stored (NUL or invalid UTF-8)")
+    def text(
+        self,
+        field: str,
+        value: str,
+        max_length: int,
+        *,
+        required: bool = True,
+        multiline: bool = False,
+    ) -> str:
+        value = (normalise_newlines(value) if multiline else value).strip()
+        if not storable(value, multiline=multiline):
+            self.add(field, UNSTORABLE_TEXT if multiline else UNSTORABLE_LINE)
         elif required and not value:
             self.add(field, "must not be blank")
         elif len(value) > max_length:

@@ -27,17 +27,19 @@ from litestar.typing import FieldDefinition
 from msgspec import inspect as mi
 
 from api.idempotency import HEADER, key_errors
-from models.errors import InvalidFields
-from models.schemas.rules import NO_NUL, NOT_BLANK, DateBetween, Refused
+from models.errors import UNSTORABLE_LINE, UNSTORABLE_TEXT, InvalidFields
+from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE, DateBetween, Refused
 
 T = TypeVar("T")
 
-# The patterns the request Structs use (models/schemas/rules.py), and what each means in words.
-# A pattern is checked piece by piece, so a message names exactly what is wrong.
-_NUL_FREE = (re.compile(NO_NUL), "must not contain NUL characters")
+# The patterns the request Structs use (models/schemas/rules.py), and what each means in words
+# (the admin's and the command line's words for the same rule, models/errors.py). A pattern is
+# checked piece by piece, so a message names exactly what is wrong.
+_ONE_LINE = (re.compile(ONE_LINE), UNSTORABLE_LINE)
 _PATTERN_MEANINGS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
-    NO_NUL: (_NUL_FREE,),
-    NOT_BLANK: (_NUL_FREE, (re.compile(r"[^\s\x00]"), "must not be blank")),
+    ONE_LINE: (_ONE_LINE,),
+    MULTI_LINE: ((re.compile(MULTI_LINE), UNSTORABLE_TEXT),),
+    NOT_BLANK: (_ONE_LINE, (re.compile(r"[^\s\x00-\x1f]"), "must not be blank")),
 }
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _INTEGER = re.compile(r"-?[0-9]+")

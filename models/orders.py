@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from models import clock, db, messages, plans, statements, stock
 from models.actors import Actor
-from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.errors import InvalidFields, NotFoundError, RuleRefused, normalise_newlines
 from models.numbering import local_year, next_number
 from models.queries.filters import MAX_ID
 from models.queries.orders import HistoryRow, LineRow, OrderDetailRow, OrderRows
@@ -309,7 +309,7 @@ async def create(
             totals.subtotal_cents,
             totals.tax_cents,
             totals.total_cents,
-            notes,
+            normalise_newlines(notes),  # CR LF as sent, kept as LF
             external_ref,
             False,
             now,

@@ -14,7 +14,7 @@ from models.errors import InvalidFields
 from models.orders import NewLine
 from models.queries.orders import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
 from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
-from models.schemas.rules import NO_NUL, NOT_BLANK, DateBetween, Refused
+from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE, DateBetween, Refused
 from models.statements import iso, iso_or_none, when
 
 
@@ -325,7 +325,9 @@ class OrderCreate(Schema):
         Annotated[
             str,
             msgspec.Meta(
-                max_length=MAX_NOTES, pattern=NO_NUL, description="Internal; never returned"
+                max_length=MAX_NOTES,
+                pattern=MULTI_LINE,
+                description="Internal; never returned. May hold line breaks",
             ),
         ]
         | None
@@ -372,7 +374,7 @@ class AdvanceRequest(Schema):
             str,
             msgspec.Meta(
                 max_length=MAX_CARRIER,
-                pattern=NO_NUL,
+                pattern=ONE_LINE,
                 description=(
                     "Extension, only with to_stage=dispatched; default: the order's carrier, "
                     "else the customer's default carrier"
@@ -386,7 +388,7 @@ class AdvanceRequest(Schema):
             str,
             msgspec.Meta(
                 max_length=MAX_TRACKING_NUMBER,
-                pattern=NO_NUL,
+                pattern=ONE_LINE,
                 description="Extension, only with to_stage=dispatched",
             ),
         ]

@@ -1,5 +1,11 @@
-"""Rules a request Struct carries beside msgspec's own constraints: two patterns and two markers
-(`Meta(extra={"rule": ...})`). api/validation.py enforces them and words every refusal."""
+"""Rules a request Struct carries beside msgspec's own constraints: three patterns and two
+markers (`Meta(extra={"rule": ...})`). api/validation.py enforces them and words every refusal.
+
+The patterns are the text rule of DECISIONS §21 (models/errors.py `storable` for the admin and
+the command line): no C0 control character but tab, and line breaks only in multi-line fields.
+Each is written so that a regex engine matches it in one pass (no nested repetition to
+backtrack through), whatever the text. They end with `(?![\s\S])`, "no character follows", since
+`$` also matches before a final line break and `\Z` is not in JSON Schema's regex dialect."""
 
 from __future__ import annotations
 
@@ -7,8 +13,13 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-NO_NUL = r"^[^\x00]*$"
-NOT_BLANK = r"^[^\x00]*[^\s\x00][^\x00]*$"
+# One line of text: no C0 control but tab (NUL included: PostgreSQL text holds none).
+ONE_LINE = r"^[^\x00-\x08\x0a-\x1f]*(?![\s\S])"
+# Multi-line text (notes): tab and line breaks (LF, and CR as sent by Windows systems; stored
+# as LF) but no other C0 control.
+MULTI_LINE = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f]*(?![\s\S])"
+# One line with something other than spaces in it.
+NOT_BLANK = r"^[^\S\x00-\x08\x0a-\x1f]*[^\s\x00-\x1f][^\x00-\x08\x0a-\x1f]*(?![\s\S])"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ from tests.api.order_helpers import advance, create, line, order_body, shop
 REQUIRED = "The {} field is required."
 INTEGER = "The {} field must be an integer."
 STRING = "The {} field must be a string."
+ONE_LINE = "The {} field must be one line of text, without control characters."
+MULTI_LINE = (
+    "The {} field must be text, without control characters other than tabs and line breaks."
+)
 
 
 def _body_with(path: str, value: Any) -> dict[str, Any]:
@@ -62,11 +66,11 @@ CASES = [
         "x" * 256,
         ["The lines.0.description field must not be greater than 255 characters."],
     ),
-    (
-        "lines.0.description",
-        "a\x00b",
-        ["The lines.0.description field must not contain NUL characters."],
-    ),
+    # every C0 control but tab is refused in one-line text (DECISIONS §21), NUL included
+    *[
+        ("lines.0.description", value, [ONE_LINE.format("lines.0.description")])
+        for value in ("a\x00b", "a\x01b", "a\nb", "a\rb", "a\x1bb", "a\x1fb", "x\x7f\x00")
+    ],
     # lines[].quantity
     ("lines.0.quantity", _REMOVE, [REQUIRED.format("lines.0.quantity")]),
     ("lines.0.quantity", "10", [INTEGER.format("lines.0.quantity")]),
@@ -100,6 +104,8 @@ CASES = [
     ("lines.0.sku", 7, [STRING.format("lines.0.sku")]),
     ("lines.0.sku", "", ["The lines.0.sku field must not be blank."]),
     ("lines.0.sku", "S" * 65, ["The lines.0.sku field must not be greater than 64 characters."]),
+    ("lines.0.sku", "TEE\x00", [ONE_LINE.format("lines.0.sku")]),
+    ("lines.0.sku", "TEE\x0b", [ONE_LINE.format("lines.0.sku")]),
     # due_by
     *[
         ("due_by", value, ["The due_by field must be a valid date in the format YYYY-MM-DD."])
@@ -126,6 +132,10 @@ CASES = [
     # notes
     ("notes", 5, [STRING.format("notes")]),
     ("notes", "n" * 2001, ["The notes field must not be greater than 2000 characters."]),
+    *[
+        ("notes", value, [MULTI_LINE.format("notes")])
+        for value in ("a\x00b", "line\x0bbreak", "form\x0cfeed", "esc\x1b[0m", "a\x08")
+    ],
     # external_ref (extension)
     ("external_ref", 1001, [STRING.format("external_ref")]),
     ("external_ref", "", ["The external_ref field must not be blank."]),
@@ -134,6 +144,8 @@ CASES = [
         "r" * 101,
         ["The external_ref field must not be greater than 100 characters."],
     ),
+    ("external_ref", "SHOP\x001", [ONE_LINE.format("external_ref")]),
+    ("external_ref", "SHOP\n1", [ONE_LINE.format("external_ref")]),
 ]
 
 
@@ -226,10 +238,40 @@ async def test_a_long_description_with_nul_reports_both_problems(client):
     assert response.json()["errors"] == {
         "lines.0.description": [
             "The lines.0.description field must not be greater than 255 characters.",
-            "The lines.0.description field must not contain NUL characters.",
+            ONE_LINE.format("lines.0.description"),
         ]
     }
     assert response.json()["message"].endswith("(and 1 more error)")
+
+
+async def test_a_blank_description_of_controls_is_refused_for_both_reasons(client):
+    s = await shop()
+    response = await create(
+        client, s.auth, order_body(s.customer.id, lines=[line(description="\n")])
+    )
+    assert response.json()["errors"] == {
+        "lines.0.description": [
+            ONE_LINE.format("lines.0.description"),
+            "The lines.0.description field must not be blank.",
+        ]
+    }
+    assert await Order.count() == 0
+
+
+async def test_tabs_are_text_and_notes_keep_line_breaks(client):
+    """Tab is allowed everywhere; notes are multi-line, their CR LF kept as LF."""
+    s = await shop()
+    body = order_body(
+        s.customer.id,
+        lines=[line(description="Front\tprint", sku=None)],
+        external_ref="SHOP\t7",
+        notes="Pack in twos.\r\nRush:\tyes\rCall first.\n",
+    )
+    response = await create(client, s.auth, body)
+    assert response.status_code == 201, response.text
+    assert response.json()["lines"][0]["description"] == "Front\tprint"
+    row = await Order.select(Order.notes, Order.external_ref).first()
+    assert row == {"notes": "Pack in twos.\nRush:\tyes\nCall first.\n", "external_ref": "SHOP\t7"}
 
 
 @pytest.mark.parametrize(
@@ -364,6 +406,13 @@ OPERATOR_ONLY = "Orders are cancelled by an operator, not through the API."
                 "tracking_number": [
                     "The tracking_number field must not be greater than 100 characters."
                 ]
+            },
+        ),
+        (
+            {"to_stage": "dispatched", "carrier": "DHL\x00", "tracking_number": "1Z\n2"},
+            {
+                "carrier": [ONE_LINE.format("carrier")],
+                "tracking_number": [ONE_LINE.format("tracking_number")],
             },
         ),
         (

@@ -1,8 +1,8 @@
-"""Admin login: the throttle's reservation, the password check and a new session, in that order."""
+"""Admin login: the throttle's reservation, the password check and a new session, in that order;
+a password hashed with older parameters is hashed again with the current ones as it logs in."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 
 from piccolo.query import WhereRaw
@@ -18,11 +18,15 @@ WRONG = "Wrong email or password."
 
 
 class LoginRefused(DomainError):
-    """The login is refused; `wait` is set when the email or the address is throttled."""
+    """The login is refused; `wait` is set when the email or the address is throttled, `busy`
+    when the process has too many passwords to check (nothing was counted then)."""
 
-    def __init__(self, message: str, wait: dt.timedelta | None = None) -> None:
+    def __init__(
+        self, message: str, wait: dt.timedelta | None = None, *, busy: bool = False
+    ) -> None:
         super().__init__(message)
         self.wait = wait
+        self.busy = busy
 
 
 def _throttled(refusal: Refusal) -> LoginRefused:
@@ -54,8 +58,17 @@ async def log_in(email: str, password: str, address: str = "") -> str:
     )
     for user in users or [{"password_hash": None, "is_active": False}]:
         # A deactivated user's password is still checked, so the time taken tells nothing.
-        right = await asyncio.to_thread(passwords.verify, user["password_hash"], password)
-        if right and user["is_active"]:
+        stored = user["password_hash"]
+        try:
+            verdict = await passwords.check_login(stored, password, upgrade=user["is_active"])
+        except passwords.Busy as busy:
+            await login_throttle.release(reservation)  # not checked, so not counted
+            raise LoginRefused(busy.message, busy=True) from None
+        if verdict.right and user["is_active"]:
+            if verdict.upgraded is not None:  # unless the password changed meanwhile
+                await User.update({User.password_hash: verdict.upgraded}).where(
+                    (User.id == user["id"]) & (User.password_hash == stored)
+                )
             session = await admin_sessions.create(user["id"], user["workspace"])
             await login_throttle.release(reservation)
             return session

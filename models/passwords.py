@@ -1,18 +1,85 @@
-"""Admin passwords: the length rule and argon2id hashing, in one place for the admin and the CLI."""
+"""Admin passwords: the length rule and argon2id hashing, in one place for the admin and the CLI.
+
+Hashing costs memory (argon2's memory cost, per hash in flight), so a process never runs
+more than SLOTS hashes at once, whoever asks and however many threads it has; logins wait
+for a slot on this module's own threads (never the event loop's), at most WAITING of them.
+Nothing is hashed at import.
+"""
 
 from __future__ import annotations
 
-from argon2 import PasswordHasher
+import asyncio
+import concurrent.futures
+import contextlib
+import dataclasses
+import threading
+from collections.abc import Iterator
+
+from argon2 import Parameters, PasswordHasher, Type, extract_parameters
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from models.errors import InvalidFields
+from models.errors import DomainError, InvalidFields
 
 MIN_LENGTH = 12
 MAX_LENGTH = 1024  # hashing cost grows with length; nobody types more
 
-_hasher = PasswordHasher()  # argon2id, with argon2-cffi's recommended cost (RFC 9106 low-memory)
-# Verified when no user matches, so an unknown email costs the same time as a wrong password.
-_DECOY = _hasher.hash("not a password anyone has")
+# OWASP's Password Storage Cheat Sheet: argon2id, 19 MiB, 2 iterations, 1 lane. Hashes made
+# with other parameters (before 2026-11-26: argon2-cffi's default, RFC 9106's low-memory
+# profile, 64 MiB, t=3, p=4) still verify, and are made again with these at the next login.
+PARAMETERS = Parameters(
+    type=Type.ID, version=19, salt_len=16, hash_len=32, time_cost=2, memory_cost=19456,
+    parallelism=1,
+)  # fmt: skip
+_hasher = PasswordHasher.from_parameters(PARAMETERS)
+
+# Verified when no user matches, so an unknown email costs the same as a wrong password: a
+# constant made once with PARAMETERS (tests/models/test_passwords.py checks they agree).
+DECOY = (
+    "$argon2id$v=19$m=19456,t=2,p=1$x5YpTQwxh7KdPpCP7jwqTA"
+    "$0fOj8NzTQULhdbKHNVg9W45RO57plPO7nnMyeQlSc2Y"
+)
+
+SLOTS = 2  # hashes one process runs at once: at most 2 x 19 MiB of argon2 memory
+WAITING = 64  # logins that may wait for a slot; the next one is refused as Busy
+
+
+class Busy(DomainError):
+    """Every slot is taken and WAITING logins already wait for one."""
+
+
+class Slots:
+    """At most `size` hashes at once, taken first come first served. A hash whose memory cost
+    is above PARAMETERS' (an old hash being verified) takes every slot, so the bound on
+    memory holds while old hashes remain."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._free = size
+        self._next = 0  # the ticket the next caller takes
+        self._turn = 0  # the ticket whose holder may take its slots now
+        self._changed = threading.Condition()
+
+    @contextlib.contextmanager
+    def held(self, count: int) -> Iterator[None]:
+        count = min(count, self.size)
+        with self._changed:
+            ticket, self._next = self._next, self._next + 1
+            self._changed.wait_for(lambda: self._turn == ticket and self._free >= count)
+            self._turn += 1
+            self._free -= count
+            self._changed.notify_all()
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._free += count
+                self._changed.notify_all()
+
+
+slots = Slots(SLOTS)
+_threads = concurrent.futures.ThreadPoolExecutor(SLOTS, thread_name_prefix="password-hash")
+_admitted = 0  # logins on _threads, running or waiting
+_admitting = threading.Lock()
 
 
 def check(password: str, field: str = "password") -> str:
@@ -29,13 +96,59 @@ def check(password: str, field: str = "password") -> str:
     return password
 
 
+def _hash(password: str) -> str:
+    with slots.held(1):
+        return _hasher.hash(password)
+
+
 def hash_password(password: str) -> str:
-    return _hasher.hash(check(password))
+    """A new hash with PARAMETERS (blocks: call it off the event loop)."""
+    return _hash(check(password))
 
 
 def verify(stored: str | None, password: str) -> bool:
-    """Whether `password` matches `stored`; a user without a password never matches."""
+    """Whether `password` matches `stored`; a user without a password never matches
+    (blocks: call it off the event loop)."""
     try:
-        return _hasher.verify(stored or _DECOY, password) and stored is not None
+        memory = extract_parameters(stored or DECOY).memory_cost
+        with slots.held(1 if memory <= PARAMETERS.memory_cost else SLOTS):
+            return _hasher.verify(stored or DECOY, password) and bool(stored)
     except (VerificationError, InvalidHashError):
         return False
+
+
+def outdated(stored: str) -> bool:
+    """Whether `stored` was made with parameters other than PARAMETERS."""
+    try:
+        return _hasher.check_needs_rehash(stored)
+    except InvalidHashError:
+        return True
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    right: bool
+    upgraded: str | None = None  # the password hashed again, when `stored` was outdated
+
+
+def _check_login(stored: str | None, password: str, upgrade: bool) -> Verdict:
+    right = verify(stored, password)
+    if right and upgrade and stored is not None and outdated(stored):
+        return Verdict(right, _hash(password))  # not `check`ed: it is already this user's
+    return Verdict(right)
+
+
+async def check_login(stored: str | None, password: str, *, upgrade: bool) -> Verdict:
+    """`verify` on this module's threads, with the password hashed again with PARAMETERS when
+    it is right, `upgrade` is set and `stored` is outdated. Busy, without checking, when
+    WAITING logins already wait for a slot."""
+    global _admitted
+    with _admitting:
+        if _admitted >= SLOTS + WAITING:
+            raise Busy("Too many logins are being checked right now. Try again in a moment.")
+        _admitted += 1
+    try:
+        return await asyncio.wrap_future(_threads.submit(_check_login, stored, password, upgrade))
+    finally:
+        with _admitting:
+            _admitted -= 1

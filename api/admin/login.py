@@ -61,10 +61,13 @@ class LoginController(Controller):
         except LoginRefused as refused:
             if refused.wait is not None:
                 return _locked_out(request, refused, refused.wait)
-            return page(
-                request, "login.html", status_code=400, next=target, email=email,
-                message=refused.message,
+            answer = page(
+                request, "login.html", status_code=503 if refused.busy else 400, next=target,
+                email=email, message=refused.message,
             )  # fmt: skip
+            if refused.busy:  # too many passwords being checked at once: nothing was counted
+                answer.headers["Retry-After"] = "1"
+            return answer
         # A session the browser held before is ended: the new one always has a new id.
         if previous := session_id(request):
             await admin_sessions.delete(previous)

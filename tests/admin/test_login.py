@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 import httpx
 import pytest
+from argon2 import PasswordHasher, extract_parameters, profiles
 
-from models import login_throttle
+from models import login_throttle, passwords
 from models.admin_login import WRONG
-from models.tables import AdminSession, FailedLogin
+from models.tables import AdminSession, FailedLogin, User
 from tests import factories
-from tests.admin.support import log_in, member
+from tests.admin.support import PASSWORD, log_in, member
+from tests.hash_spy import watch
 
 WRONG_HTML = WRONG.replace("'", "&#39;")
+OLD_PROFILE = PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY)  # before 2026-11-26
 
 
 def client_from(app, address: str, base_url: str = "http://testserver") -> httpx.AsyncClient:
@@ -174,3 +178,90 @@ async def test_login_always_starts_a_new_session(browser: httpx.AsyncClient) -> 
     second = browser.cookies.get("pressline_session")
     assert first and second and first != second
     assert await AdminSession.count() == 1  # the earlier session ended
+
+
+# --- password hashing: the current parameters, upgrades, and a bound per process ----------
+
+
+async def stored_hash(user_id: int) -> str:
+    rows = await User.select(User.password_hash).where(User.id == user_id)
+    return str(rows[0]["password_hash"])
+
+
+async def test_an_old_hash_logs_in_and_is_hashed_again_with_the_current_parameters(
+    browser: httpx.AsyncClient,
+) -> None:
+    ws = await factories.workspace()
+    old = OLD_PROFILE.hash(PASSWORD)  # as every password was hashed before (64 MiB)
+    owner = await factories.user(ws, role="owner", password_hash=old)
+    assert (await log_in(browser, owner.email, "wrong password!")).status_code == 400
+    assert await stored_hash(owner.id) == old  # only a login that succeeds upgrades
+    assert (await log_in(browser, owner.email)).status_code == 303
+    upgraded = await stored_hash(owner.id)
+    assert (upgraded != old, upgraded.startswith("$argon2id$v=19$m=19456,t=2,p=1$")) == (True, True)
+    assert extract_parameters(upgraded) == passwords.PARAMETERS
+    assert passwords.verify(upgraded, PASSWORD)
+    browser.cookies.clear()
+    assert (await log_in(browser, owner.email)).status_code == 303  # with the new hash
+    assert await stored_hash(owner.id) == upgraded
+
+
+async def test_a_deactivated_users_old_hash_is_left_as_it_is(browser: httpx.AsyncClient) -> None:
+    ws = await factories.workspace()
+    old = OLD_PROFILE.hash(PASSWORD)
+    gone = await factories.user(ws, password_hash=old, is_active=False)
+    assert (await log_in(browser, gone.email)).status_code == 400
+    assert await stored_hash(gone.id) == old
+
+
+async def test_thirty_logins_at_once_hash_two_at_a_time(app, monkeypatch) -> None:
+    """However many logins arrive at once (from as many addresses), a process runs at most
+    SLOTS hashes; the others wait for a slot and are all answered."""
+    ws = await factories.workspace()
+    owners = [await member(ws) for _ in range(3)]
+    spy = watch(monkeypatch)
+    clients = [client_from(app, f"192.0.2.{n}") for n in range(30)]
+    attempts = [
+        (owners[n % 3].email, PASSWORD if n % 3 else "wrong password!") for n in range(20)
+    ] + [(f"nobody{n}@example.com", PASSWORD) for n in range(10)]
+    try:
+        answers = await asyncio.gather(
+            *[log_in(c, email, pw) for c, (email, pw) in zip(clients, attempts, strict=True)]
+        )
+    finally:
+        for c in clients:
+            await c.aclose()
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [303] * 13 + [400] * 17
+    assert spy.calls == 30
+    assert spy.peak == passwords.SLOTS == 2
+
+
+async def test_logins_past_the_waiting_room_are_refused_as_busy_and_not_counted(
+    app, monkeypatch
+) -> None:
+    """SLOTS logins hash and WAITING wait; the next ones get 503 with Retry-After at once, and
+    their attempts are not counted against the email or the address."""
+    monkeypatch.setattr(passwords, "WAITING", 1)
+    ws = await factories.workspace()
+    owner = await member(ws)
+    clients = [client_from(app, f"198.51.100.{n}") for n in range(5)]
+    try:
+        with passwords.slots.held(passwords.SLOTS):  # every slot busy: the logins queue up
+            tasks = [asyncio.ensure_future(log_in(c, owner.email)) for c in clients]
+            deadline = asyncio.get_running_loop().time() + 30
+            while sum(task.done() for task in tasks) < 2:
+                assert asyncio.get_running_loop().time() < deadline, "no login was refused"
+                await asyncio.sleep(0.01)
+            refused = [task.result() for task in tasks if task.done()]
+            assert await FailedLogin.count() == 3  # the three waiting
+        answers = await asyncio.gather(*tasks)
+    finally:
+        for c in clients:
+            await c.aclose()
+    for answer in refused:
+        assert answer.status_code == 503
+        assert answer.headers["retry-after"] == "1"
+        assert "Too many logins are being checked right now" in answer.text
+    assert sorted(a.status_code for a in answers) == [303] * 3 + [503] * 2
+    assert await FailedLogin.count() == 0  # the three succeeded and gave theirs back

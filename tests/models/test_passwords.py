@@ -1,0 +1,102 @@
+"""Password hashing: OWASP's parameters, nothing hashed at import, and at most SLOTS hashes
+at once in a process whatever the number of threads asking (docs/security.md, "Passwords")."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher, extract_parameters, profiles
+
+from models import passwords
+from tests.hash_spy import watch
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Every argon2 call into its C library during the imports and the web's start is counted; then
+# one verification, so a count that stays 0 comes from a hook that works.
+IMPORTED = """
+import asyncio, sys
+calls = []
+def hook(frame, event, arg):
+    if event == "c_call" and getattr(arg, "__name__", "") in ("argon2_hash", "argon2_verify"):
+        calls.append(arg.__name__)
+sys.setprofile(hook)
+import models.passwords, cli, api.app
+async def main():
+    async with api.app.app.lifespan():
+        pass
+asyncio.run(main())
+at_start = len(calls)
+models.passwords.verify(None, "any password at all")
+sys.setprofile(None)
+print(at_start, len(calls))
+"""
+
+OLD = PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY)  # the 64 MiB profile, before
+
+
+def test_nothing_is_hashed_at_import_or_at_the_web_process_start(tmp_path: Path) -> None:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}"}
+    done = subprocess.run(  # noqa: S603 - our own interpreter and script
+        [sys.executable, "-c", IMPORTED], cwd=ROOT, env=env, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    at_start, after_one_check = map(int, done.stdout.decode().split()[-2:])
+    assert after_one_check == at_start + 1  # the hook sees a verification
+    assert at_start == 0
+
+
+def test_hashes_use_owasps_parameters_and_the_decoy_was_made_with_them() -> None:
+    made = passwords.hash_password("correct horse battery staple")
+    found = extract_parameters(made)
+    assert (found.memory_cost, found.time_cost, found.parallelism) == (19456, 2, 1)
+    assert made.startswith("$argon2id$")
+    assert found == passwords.PARAMETERS == extract_parameters(passwords.DECOY)
+    assert not passwords.outdated(made) and not passwords.outdated(passwords.DECOY)
+    assert passwords.verify(made, "correct horse battery staple")
+    assert not passwords.verify(made, "correct horse battery stapl")
+
+
+def test_old_hashes_still_verify_and_are_outdated() -> None:
+    old = OLD.hash("correct horse battery staple")
+    assert passwords.verify(old, "correct horse battery staple")
+    assert not passwords.verify(old, "wrong horse battery staple")
+    assert passwords.outdated(old)
+
+
+@pytest.mark.parametrize("stored", [None, "", "not a hash", "$argon2id$v=19$m=1,t=1,p=1$x$y"])
+def test_no_usable_hash_never_matches(stored: str | None) -> None:
+    assert not passwords.verify(stored, "not a password anyone has")
+    assert not passwords.verify(stored, "correct horse battery staple")
+
+
+def test_eight_threads_asking_at_once_hash_two_at_a_time(monkeypatch) -> None:
+    """The bound holds for any caller (the CLI and the admin call from their own threads)."""
+    spy = watch(monkeypatch)
+    stored = passwords.hash_password("correct horse battery staple")
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        answers = list(
+            pool.map(passwords.verify, [stored] * 16, ["correct horse battery staple"] * 16)
+        )
+    assert answers == [True] * 16
+    assert spy.calls == 17
+    assert spy.peak == passwords.SLOTS == 2
+
+
+def test_an_old_hash_is_verified_alone(monkeypatch) -> None:
+    """An old hash costs 64 MiB: it takes every slot, so hashing memory stays bounded while
+    old hashes remain (a new one costs 19 MiB, two at once)."""
+    old = OLD.hash("correct horse battery staple")
+    spy = watch(monkeypatch)
+    stored = [passwords.DECOY] * 10 + [old] * 2
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(passwords.verify, stored, ["correct horse battery staple"] * 12))
+    assert answers == [False] * 10 + [True] * 2
+    assert spy.calls == 12
+    assert spy.peak == 2  # new hashes still run two at a time
+    assert spy.peak_beside_old == 1

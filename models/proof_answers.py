@@ -13,7 +13,7 @@ from typing import Any
 from piccolo.columns import Column
 
 from models import artwork, clock, db
-from models.errors import InvalidFields
+from models.errors import InvalidFields, normalise_newlines, storable
 from models.proofs import Link, LinkState, find_link
 from models.tables import ArtworkProof
 
@@ -26,6 +26,12 @@ class UnknownLink(LookupError):
 
 
 def _name(name: str) -> str:
+    """The name as given, one line (DECISIONS §21: a line break or other control character is
+    refused, not folded in), its runs of spaces and tabs made one space."""
+    if not storable(name):
+        raise InvalidFields(
+            {"name": ["Your name must be one line of text, without control characters."]}
+        )
     name = " ".join(name.split())
     if len(name) > MAX_NAME:
         raise InvalidFields({"name": [f"Your name may be at most {MAX_NAME} characters."]})
@@ -50,9 +56,14 @@ async def request_changes(
     token: str, *, comment: str, name: str, address: str
 ) -> tuple[bool, Link]:
     """Ask for changes with `comment` (required, at most 2,000 characters)."""
-    comment = comment.strip()
+    comment = normalise_newlines(comment).strip()
     errors: dict[str, list[str]] = {}
-    if not comment:
+    if not storable(comment, multiline=True):
+        errors["comment"] = [
+            "Please write your comment as plain text: it has control characters that are not "
+            "tabs or line breaks."
+        ]
+    elif not comment:
         errors["comment"] = ["Please tell us what to change."]
     elif len(comment) > MAX_COMMENT:
         errors["comment"] = [

@@ -7,18 +7,19 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from models import db, statements
-from models.errors import InvalidFields
+from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
 from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_NOTE = 2_000
-MAX_FILE_NAME = 255
+MAX_FILE_NAME = 200
 LINK_DAYS = 30
 TOKEN_BYTES = 24  # 192 bits
 # What a proof may be, told by its first bytes (never by its name or the browser's word).
@@ -27,6 +28,17 @@ MAGIC = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"\xff\xd8\xff", "image/jpeg"),
 )
+# The extensions that say what each kind of proof is; the first is the one a name is given.
+EXTENSIONS = {
+    "application/pdf": (".pdf",),
+    "image/png": (".png",),
+    "image/jpeg": (".jpg", ".jpeg", ".jpe"),
+}
+# Control characters, formatting ones (a right-to-left override disguises an extension),
+# lone surrogates (not UTF-8) and line or paragraph separators: never part of a kept name.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_UNSAFE_CHARACTERS = frozenset("/\\\"'")
+_MAX_EXTENSION = 10  # a longer tail after the last dot is no extension to keep
 
 
 class LinkState(StrEnum):
@@ -57,6 +69,27 @@ def sniff(data: bytes) -> str | None:
     return None
 
 
+def stored_name(sent: str, content_type: str) -> str:
+    """The name a proof is kept and served under (DECISIONS §21): control and formatting
+    characters, slashes and quotes become `_`; a name whose extension does not say what the
+    file is (`x.html` holding a PDF) gets the right one added; at most MAX_FILE_NAME
+    characters, the extension kept. Applying it again changes nothing, so names stored before
+    the rule are served through it too."""
+    name = "".join(
+        "_" if c in _UNSAFE_CHARACTERS or unicodedata.category(c) in _UNSAFE_CATEGORIES else c
+        for c in sent
+    ).strip()
+    name = name or "proof"
+    extensions = EXTENSIONS.get(content_type)
+    if extensions and not name.lower().endswith(extensions):
+        name += extensions[0]
+    if len(name) > MAX_FILE_NAME:
+        stem, dot, extension = name.rpartition(".")
+        kept = dot + extension if stem and len(extension) <= _MAX_EXTENSION else ""
+        name = name[: MAX_FILE_NAME - len(kept)] + kept
+    return name
+
+
 def check_file(file_name: str, data: bytes, note: str = "") -> ProofFile:
     """The upload as a ProofFile, or InvalidFields saying what is wrong with it."""
     errors: dict[str, list[str]] = {}
@@ -70,13 +103,15 @@ def check_file(file_name: str, data: bytes, note: str = "") -> ProofFile:
         errors["file"] = [
             "This file is not a PDF, PNG or JPEG (whatever its name says); upload one of those."
         ]
-    note = note.strip()
-    if len(note) > MAX_NOTE:
-        errors["note"] = [f"The note may be at most {MAX_NOTE} characters."]
-    if errors:
+    note = normalise_newlines(note).strip()
+    if not storable(note, multiline=True):
+        errors["note"] = [f"The note {UNSTORABLE_TEXT}."]
+    elif len(note) > MAX_NOTE:
+        errors["note"] = [f"The note may be at most {MAX_NOTE:,} characters."]
+    if errors or content_type is None:
         raise InvalidFields(errors)
-    name = (file_name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "proof")[:MAX_FILE_NAME]
-    return ProofFile(file_name=name, content_type=content_type or "", data=data, note=note)
+    name = stored_name(file_name, content_type)
+    return ProofFile(file_name=name, content_type=content_type, data=data, note=note)
 
 
 def digest(token: str) -> str:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
+import unicodedata
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import jinja2
 from litestar import Response
 
 from api.admin.security import HEADERS
+from models import proofs
 
 HERE = Path(__file__).parent
 PAGE_HEADERS = {**HEADERS, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
@@ -68,16 +71,38 @@ def csrf_ok(key: str, token: str, given: str) -> bool:
     return hmac.compare_digest(csrf_token(key, token), given)
 
 
+def content_disposition(kind: str, name: str) -> str:
+    """`Content-Disposition` for `name` (RFC 6266): a quoted ASCII `filename` every browser
+    reads, plus `filename*=UTF-8''…` (RFC 5987) with the name itself when that fallback is
+    not it. Nothing of the name reaches the header unencoded but printable ASCII, so no name
+    can break the header."""
+    plain = unicodedata.normalize("NFKD", name)
+    fallback = "".join(
+        c if " " <= c <= "~" and c not in '"\\%' else "_"
+        for c in plain
+        if not unicodedata.combining(c)
+    )
+    value = f'{kind}; filename="{fallback}"'
+    if fallback != name:
+        value += f"; filename*=UTF-8''{quote(name, safe='')}"
+    return value
+
+
 def file_response(found: dict[str, Any], headers: dict[str, str]) -> Response[bytes]:
-    """A proof's bytes with its own content type, shown inline, never sniffed as another: for
-    the customer's page and the staff's alike, each with its own page headers."""
-    name = found["file_name"].replace('"', "").encode("ascii", "replace").decode()
+    """A proof's bytes as what its stored content type says, shown inline, never sniffed as
+    another and never cached, under its name as models/proofs.py keeps it (rows stored before
+    that rule too): for the customer's page and the staff's alike, each with its own headers.
+    A content type no upload can have (a row written some other way) is only downloaded."""
+    content_type = found["content_type"]
+    known = content_type in proofs.EXTENSIONS
+    name = proofs.stored_name(found["file_name"], content_type)
     return Response(
         content=bytes(found["data"]),
-        media_type=found["content_type"],
+        media_type=content_type if known else "application/octet-stream",
         headers={
             **headers,
-            "Content-Disposition": f'inline; filename="{name}"',
+            "Content-Disposition": content_disposition("inline" if known else "attachment", name),
+            "Cache-Control": "no-store",
             # A PDF is shown in a frame of the proof page: allowed by this origin only.
             "X-Frame-Options": "SAMEORIGIN",
             "Content-Security-Policy": "default-src 'none'; frame-ancestors 'self'",

@@ -63,6 +63,35 @@ async def last_link() -> str:
     return found.group(1)
 
 
+async def upload_raw(s: Shop, content: bytes, name: bytes, note: bytes = b"") -> httpx.Response:
+    """An upload whose multipart body is written by hand, so the file name's bytes reach the
+    server exactly as given (NUL, quotes, CR LF as a browser's `%0D%0A`, bytes of any kind)."""
+    page = await s.client.get(f"/admin/orders/{s.order.number}/artwork")
+    assert page.status_code == 200, page.text
+    boundary = b"pressline-test-boundary"
+
+    def part(headers: bytes, body: bytes) -> bytes:
+        return b"--" + boundary + b"\r\n" + headers + b"\r\n\r\n" + body + b"\r\n"
+
+    body = (
+        part(b'Content-Disposition: form-data; name="_csrf_token"', csrf_of(page).encode())
+        + part(b'Content-Disposition: form-data; name="note"', note)
+        + part(
+            b'Content-Disposition: form-data; name="file"; filename="' + name + b'"\r\n'
+            b"Content-Type: application/octet-stream",
+            content,
+        )
+        + b"--"
+        + boundary
+        + b"--\r\n"
+    )
+    return await s.client.post(
+        f"/admin/orders/{s.order.number}/proofs",
+        content=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary.decode()}"},
+    )
+
+
 def form_token(page: httpx.Response) -> str:
     found = re.search(r'name="_csrf" value="([0-9a-f]+)"', page.text)
     assert found, page.text

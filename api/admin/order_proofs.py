@@ -14,7 +14,6 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import text
 from api.admin.pages import page
 from api.admin.security import HEADERS, PREFIX
 from api.proofs.render import file_response
@@ -58,6 +57,7 @@ class OrderArtworkController(Controller):
         errors: dict[str, list[str]] | None = None,
         message: str = "",
         notice: str = "",
+        note: str = "",
     ) -> Template:
         workspace_id = request.user.workspace_id
         return page(
@@ -66,7 +66,7 @@ class OrderArtworkController(Controller):
             artwork=await self._artwork(order), upload=True,
             proofs=await proofs.for_order(workspace_id, order.id),
             messages=await messages.for_order(workspace_id, order.id),
-            errors=errors or {}, message=message, notice=notice,
+            errors=errors or {}, message=message, notice=notice, note=note,
         )  # fmt: skip
 
     @get("/{ref:str}/artwork")
@@ -92,7 +92,8 @@ class OrderArtworkController(Controller):
         order = await self._order(request, ref)
         data = await request.form()
         upload = data.get("file")
-        note = text({"note": str(data.get("note", ""))}, "note")
+        note = data.get("note", "")
+        note = note if isinstance(note, str) else ""  # a file sent as the note is no note
         try:
             if not isinstance(upload, UploadFile):
                 raise InvalidFields({"file": ["Choose a PDF, PNG or JPEG file to upload."]})
@@ -104,9 +105,13 @@ class OrderArtworkController(Controller):
                 user_id=request.user.user_id,
             )
         except InvalidFields as invalid:
-            return await self._page(request, order, status_code=422, errors=invalid.errors)
+            return await self._page(
+                request, order, status_code=422, errors=invalid.errors, note=note
+            )
         except RuleRefused as refused:
-            return await self._page(request, order, status_code=422, message=refused.message)
+            return await self._page(
+                request, order, status_code=422, message=refused.message, note=note
+            )
         sent = await messages.for_order(order.workspace_id, order.id)
         told = (
             "the customer's primary contact will be emailed a link to approve it."

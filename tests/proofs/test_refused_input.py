@@ -8,6 +8,7 @@ from __future__ import annotations
 import httpx
 
 from models.tables import Artwork, ArtworkProof, CustomerMessage, WebhookEvent
+from tests.admin.support import csrf_of
 from tests.proofs.files import png
 from tests.proofs.support import Shop, form_token, last_link, shop, upload
 
@@ -28,6 +29,10 @@ async def test_a_note_with_control_characters_is_refused_and_nothing_is_sent(sta
         refused = await upload(s, png(), note=f"Left chest{control}9 cm")
         assert refused.status_code == 422, repr(control)
         assert NOTE_REFUSED in refused.text, repr(control)
+    # The refused form comes back with the note as typed, to be corrected.
+    long = await upload(s, png(), note="Left chest " + "y" * 2_000)
+    assert long.status_code == 422 and "at most 2,000 characters" in long.text
+    assert ">Left chest " + "y" * 2_000 + "</textarea>" in long.text
     assert await ArtworkProof.count() == 0
     assert await CustomerMessage.count() == 0
     assert await _artwork(s) == ("awaiting_proof", 0)
@@ -83,3 +88,18 @@ async def test_the_customers_comment_and_name_with_control_characters_are_refuse
         "answered_name": "Dana Reyes",
         "customer_comment": "Bigger logo,\nand\tred",
     }
+
+
+async def test_a_note_sent_as_a_file_is_no_note(staff):
+    s = await shop(staff)
+    page = await staff.get(f"/admin/orders/{s.order.number}/artwork")
+    done = await staff.post(
+        f"/admin/orders/{s.order.number}/proofs",
+        data={"_csrf_token": csrf_of(page)},
+        files={
+            "file": ("front.png", png(), "image/png"),
+            "note": ("note.txt", b"hi", "text/plain"),
+        },
+    )
+    assert done.status_code == 303
+    assert await ArtworkProof.select(ArtworkProof.note).output(as_list=True) == [""]

@@ -37,6 +37,19 @@ sys.setprofile(None)
 print(at_start, len(calls))
 """
 
+# Two threads hash eight times; VmRSS and VmHWM (KiB) before and after.
+HASHED_IN_THREADS = """
+import concurrent.futures
+from models import passwords
+def memory():
+    return [int(line.split()[1]) for line in open("/proc/self/status")
+            if line.startswith(("VmRSS", "VmHWM"))]
+before = memory()
+with concurrent.futures.ThreadPoolExecutor(2) as pool:
+    list(pool.map(passwords.verify, [None] * 8, ["correct horse battery staple"] * 8))
+print(*before, *memory())
+"""
+
 OLD = PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY)  # the 64 MiB profile, before
 
 
@@ -49,6 +62,18 @@ def test_nothing_is_hashed_at_import_or_at_the_web_process_start(tmp_path: Path)
     at_start, after_one_check = map(int, done.stdout.decode().split()[-2:])
     assert after_one_check == at_start + 1  # the hook sees a verification
     assert at_start == 0
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_hash_gives_its_memory_back_when_it_ends() -> None:
+    """The process does not keep 19 MiB per hashing thread after the logins are over."""
+    done = subprocess.run(  # noqa: S603 - our own interpreter and script
+        [sys.executable, "-c", HASHED_IN_THREADS], cwd=ROOT, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    _, rss_before, peak_after, rss_after = map(int, done.stdout.split())
+    assert peak_after - rss_before > 15 * 1024  # the hashes held their 19 MiB
+    assert rss_after - rss_before < 8 * 1024
 
 
 def test_hashes_use_owasps_parameters_and_the_decoy_was_made_with_them() -> None:

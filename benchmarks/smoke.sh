@@ -19,6 +19,7 @@ run benchmarks.retention --smoke
 run benchmarks.metrics
 run benchmarks.scale --smoke
 run benchmarks.hotpaths smoke
+run benchmarks.logins --smoke                   # web RSS through logins sent at once
 run benchmarks.ceiling --smoke
 run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin page answers
 echo "== benchmarks: all smoke runs passed"

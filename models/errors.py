@@ -10,7 +10,17 @@ import re
 from decimal import Decimal, InvalidOperation
 
 MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+# An email address as DECISIONS §21 has it: `local@domain` only, ASCII, no display name, no
+# brackets, no quoting; what SMTP carries without SMTPUTF8 and a header holds as it is. The
+# local part is an RFC 5321 dot-atom of at most 64 characters, the domain dot-separated
+# labels (letters, digits, inner hyphens; at least two). Use `EMAIL.fullmatch`.
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+EMAIL = re.compile(rf"(?=[^@]{{1,64}}@){_ATOM}(?:\.{_ATOM})*@(?:{_LABEL}\.)+{_LABEL}")
+EMAIL_REFUSED = (
+    "must be an email address such as name@example.com, in plain ASCII (no accented letters), "
+    "without a name or < >"
+)
 
 
 class DomainError(Exception):
@@ -105,9 +115,10 @@ class FieldErrors:
         return value
 
     def email(self, field: str, value: str) -> str:
+        """An address as EMAIL has it, refused when typed (never at send time, DECISIONS §21)."""
         value = self.text(field, value, 254)
-        if value and len(value) <= 254 and not EMAIL.match(value):
-            self.add(field, "must be an email address")
+        if value and len(value) <= 254 and field not in self.errors and not EMAIL.fullmatch(value):
+            self.add(field, EMAIL_REFUSED)
         return value
 
     def count(self, field: str, value: int, *, maximum: int = MAX_COUNT) -> int:

@@ -4,8 +4,9 @@ markers (`Meta(extra={"rule": ...})`). api/validation.py enforces them and words
 The patterns are the text rule of DECISIONS §21 (models/errors.py `storable` for the admin and
 the command line): no C0 control character but tab, and line breaks only in multi-line fields.
 Each is written so that a regex engine matches it in one pass (no nested repetition to
-backtrack through), whatever the text. They end with `(?![\s\S])`, "no character follows", since
-`$` also matches before a final line break and `\Z` is not in JSON Schema's regex dialect."""
+backtrack through), whatever the text. They end with `(?![\\s\\S])`, "no character follows",
+since `$` also matches before a final line break and `\\Z` is not in JSON Schema's regex
+dialect."""
 
 from __future__ import annotations
 

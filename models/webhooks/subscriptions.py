@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from piccolo.query.functions.aggregate import Max
 
 from models import clock, db, statements
-from models.errors import ConflictError, InvalidFields, NotFoundError
+from models.errors import ConflictError, InvalidFields, NotFoundError, storable
 from models.queries.filters import MAX_ID
 from models.tables import Customer, WebhookDelivery, WebhookSubscription, Workspace
 from models.urls import MASK, masked_url, password
@@ -55,7 +55,9 @@ def check_url(url: str) -> str:
         _ = parts.port  # raises on a malformed port
     except ValueError:
         parts, host = None, None
-    if parts is None or parts.scheme not in {"http", "https"} or not host:
+    if not storable(url):  # DECISIONS §21: NUL would fail PostgreSQL, the rest every sender
+        problems.append("The URL must be one line of text, without control characters.")
+    elif parts is None or parts.scheme not in {"http", "https"} or not host:
         problems.append("The URL must be absolute, with http or https and a host.")
     if len(url) > MAX_URL_LENGTH:
         problems.append(f"The URL must be at most {MAX_URL_LENGTH} characters.")

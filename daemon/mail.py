@@ -5,11 +5,15 @@ MAIL_CONCURRENCY at once, each reused for the messages of one poll), its own dat
 connections (the engine's pool, never the webhook store's), and a timeout on every SMTP step,
 so a slow or dead mail server never holds up a webhook, nor the reverse.
 
-Each poll claims a batch, sends it through the lanes, then records every outcome in one
-transaction. Temporary failures (refused or lost connection, timeout, SMTP 4xx) are retried
-on the webhook schedule (daemon/retry.py); a permanent refusal (5xx) fails the row at once
-with the server's reply kept. A message whose lease would run out before its attempt could
-finish is not sent: it waits for its lease to lapse and is claimed again.
+Each poll claims a batch and sends it through the lanes; each message's outcome is recorded
+as soon as its attempt ends (its own short transaction), before the lane takes the next, so
+a worker that dies can only send again the one message each lane had in flight. Temporary
+failures (refused or lost connection, timeout, SMTP 4xx) are retried on the webhook schedule
+(daemon/retry.py); a permanent refusal (5xx) fails the row at once with the server's reply
+kept; so does an address that is not one (DECISIONS §21: rows stored before the rule) and
+any unexpected error in one message, which never stops the rest of its batch. A message
+whose lease would run out before its attempt could finish is not sent: it waits for its
+lease to lapse and is claimed again.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ import base64
 import datetime as dt
 import functools
 import logging
-import re
 import secrets
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from email.header import Header
@@ -31,6 +35,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from daemon import retry
 from models import clock, logs
+from models.errors import EMAIL
 from models.mail import links, notices, queue
 from models.mail.queue import Email, Outcome
 from models.mail.status import MessageStatus, Transport
@@ -38,7 +43,6 @@ from models.settings import Settings, get_settings
 from models.smtp_url import SmtpTarget, parse_smtp_url
 
 log = logging.getLogger("daemon.mail")
-_ADDRESS = re.compile(r"[^@\s<>,;:\"()\[\]]+@[^@\s<>,;:\"()\[\]]+")
 
 MAIL_JOB = "send-mail"
 BATCH_PER_LANE = 8  # rows claimed per poll for each concurrent SMTP connection
@@ -77,17 +81,24 @@ def compose(email: Email, sender: str) -> bytes:
 
     Written out directly: the email package's message classes fold and re-parse every header,
     which cost more worker CPU than all the rest of a send (docs/benchmarks.md, Mail). Every
-    header is one line: names and subjects are flattened, addresses were checked."""
+    header is one line of ASCII: names and subjects are flattened and encoded, the recipient
+    was checked, and a Reply-To that is not an address as DECISIONS §21 has it (a non-ASCII one
+    stored before the rule) is left out: an address cannot be encoded into ASCII without
+    SMTPUTF8, and the email is still worth sending without it. Anything else not ASCII raises
+    ValueError (the message fails; never a raw 8-bit header)."""
     subject = " ".join(email.subject.split())
+    reply_to = email.reply_to if is_address(email.reply_to) else ""
     head = [
         b"From: " + _from(email.from_name, sender),
         b"To: " + email.recipient.encode(),
-        *([b"Reply-To: " + email.reply_to.encode()] if email.reply_to else []),
+        *([b"Reply-To: " + reply_to.encode()] if reply_to else []),
         b"Subject: " + _header_text(subject),
         b"Message-ID: " + email.message_id.encode(),
         b"Date: " + formatdate(usegmt=True).encode(),
         b"MIME-Version: 1.0",
     ]
+    if not all(line.isascii() for line in head):
+        raise ValueError("a header is not ASCII (MAIL_FROM or the Message-ID)")
     text = _part("plain", email.text)
     if not email.html:
         return CRLF.join(head) + CRLF + text
@@ -125,9 +136,10 @@ def _header_text(value: str) -> bytes:
     return Header(value, "utf-8").encode(linesep="\r\n").encode()
 
 
-def _valid_recipient(address: str) -> bool:
-    """One plain address (no name, no list, no line break): what a contact's email is."""
-    return _ADDRESS.fullmatch(address) is not None
+def is_address(address: str) -> bool:
+    """`local@domain`, ASCII (DECISIONS §21): the one rule the admin, the CLI and the API apply
+    when an address is typed, checked again here for rows stored before it."""
+    return EMAIL.fullmatch(address) is not None
 
 
 class _Lane:
@@ -224,9 +236,7 @@ class MailSender:
                 )
                 if not emails:
                     return
-                outcomes = await self._send_all(emails, lanes)
-                if outcomes:
-                    await queue.record(outcomes, worker=self.worker, now=self.now())
+                await self._send_all(emails, lanes)
                 if len(emails) < limit:
                     return
         except Exception:
@@ -236,49 +246,66 @@ class MailSender:
             self._idle.set()
 
     async def stop(self, grace: float) -> None:
-        """Send nothing new; wait up to `grace` seconds for the poll in flight to record."""
+        """Send nothing new; wait up to `grace` seconds for the sends in flight to record."""
         self.stopping = True
         try:
             await asyncio.wait_for(self._idle.wait(), timeout=grace)
         except TimeoutError:
             log.warning("the mail job did not finish in time; its leases will lapse")
 
-    async def _send_all(self, emails: list[Email], lanes: list[_Lane]) -> list[Outcome]:
+    async def _send_all(self, emails: list[Email], lanes: list[_Lane]) -> None:
+        """Each lane takes the next message, tries it, records its outcome, then takes another:
+        at any moment a lane holds at most one message whose outcome is not yet written. When
+        a write fails (the database is away), no lane takes another message (the rest wait for
+        their leases to lapse) and the error goes to the drain."""
+        pending = deque(emails)
+        broken: list[Exception] = []
+
+        async def run(lane: _Lane | None) -> None:
+            while pending and not self.stopping and not broken:
+                email = pending.popleft()
+                outcome = self._log(email) if lane is None else await self._attempt(lane, email)
+                if outcome is None:
+                    continue
+                try:
+                    await queue.record([outcome], worker=self.worker, now=self.now())
+                except Exception as exc:
+                    broken.append(exc)
+
         if self.config.smtp is None:
-            return [self._log(email) for email in emails]
-        pending: asyncio.Queue[Email] = asyncio.Queue()
-        for email in emails:
-            pending.put_nowait(email)
-        outcomes: list[Outcome] = []
-
-        async def run(lane: _Lane) -> None:
-            while not pending.empty() and not self.stopping:
-                outcome = await self._attempt(lane, pending.get_nowait())
-                if outcome is not None:
-                    outcomes.append(outcome)
-
-        await asyncio.gather(*(run(lane) for lane in lanes[: len(emails)]))
-        return outcomes
+            await run(None)
+        else:
+            await asyncio.gather(*(run(lane) for lane in lanes[: len(emails)]))
+        if broken:
+            raise broken[0]
 
     async def _attempt(self, lane: _Lane, email: Email) -> Outcome | None:
-        """Send one email on `lane`; None when its lease is too short to try now."""
+        """Send one email on `lane`; None when its lease is too short to try now. Whatever
+        goes wrong ends in this message's outcome, never in an error that stops its batch."""
         budget = (email.lease_expires_at - self.now()).total_seconds() - LEASE_MARGIN
         if budget < self.config.timeout:
             return None
-        if not _valid_recipient(email.recipient):
-            error = f"not an email address: {email.recipient!r}"
+        if not is_address(email.recipient):
+            error = (
+                f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII "
+                "only); correct the contact's email, then resend"
+            )
+            log.warning("email failed", extra=_fields(email, error=error))
             return Outcome(email, MessageStatus.FAILED, error=error)
         try:
+            message = compose(email, self.config.sender)
             async with asyncio.timeout(self.config.timeout):
-                reply = await lane.send(email.recipient, compose(email, self.config.sender))
+                reply = await lane.send(email.recipient, message)
         except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
             lane.drop()
             code, error = _refusal(exc)
             return self._failure(email, code, error)
-        log.debug(
-            "email sent",
-            extra=logs.fields(table=email.table, id=email.id, attempt=email.attempt, reply=reply),
-        )
+        except Exception as exc:  # a bug or bad data in this one message: fail it, go on
+            lane.drop()
+            error = f"not sent: {type(exc).__name__}: {exc}".rstrip(": ")
+            log.exception("email failed with an unexpected error", extra=_fields(email))
+            return Outcome(email, MessageStatus.FAILED, error=error)
+        log.debug("email sent", extra=_fields(email, reply=reply))
         return Outcome(email, MessageStatus.SENT, reply=reply, transport=Transport.SMTP)
 
     def _failure(self, email: Email, code: int | None, error: str) -> Outcome:
@@ -288,7 +315,7 @@ class MailSender:
             retry_at = retry.next_attempt_at(
                 self.now(), email.attempt, self.config.backoff, self.config.max_attempts
             )
-        fields = logs.fields(table=email.table, id=email.id, attempt=email.attempt, error=error)
+        fields = _fields(email, error=error)
         if retry_at is None:
             log.warning("email failed", extra=fields)
             return Outcome(email, MessageStatus.FAILED, error=error)
@@ -310,6 +337,10 @@ class MailSender:
         return Outcome(
             email, MessageStatus.SENT, reply="written to the log", transport=Transport.LOG
         )
+
+
+def _fields(email: Email, **more: object) -> dict[str, object]:
+    return logs.fields(table=email.table, id=email.id, attempt=email.attempt, **more)
 
 
 def register(

@@ -5,8 +5,10 @@ written once per table from one text. A claim is one short transaction that stam
 `lease_expires_at`/`leased_by` on up to `limit` due rows and returns what sending needs; no
 transaction is held across the SMTP conversation. An outcome is written only while the
 worker still holds the lease (`leased_by` and `lease_expires_at` unchanged, still queued), so
-a worker whose lease ran out cannot overwrite what another worker recorded. A worker that
-dies lets its leases run out and the rows are claimed again: at least once across a crash.
+a worker whose lease ran out cannot overwrite what another worker recorded. The worker
+records each message's outcome as its attempt ends, so a worker that dies lets its leases run
+out and only what it had in flight is sent again: at least once across a crash, and never a
+whole batch twice.
 """
 
 from __future__ import annotations
@@ -169,7 +171,8 @@ async def claim(*, worker: str, limit: int, now: dt.datetime, lease: float) -> l
 
 
 async def record(outcomes: Sequence[Outcome], *, worker: str, now: dt.datetime) -> int:
-    """Write the outcomes in one transaction; returns how many were still held (written)."""
+    """Write the outcomes in one transaction (the worker gives one at a time, as each attempt
+    ends); returns how many were still held (written)."""
     written = 0
     async with db.transaction(), statements.connection() as conn:
         for outcome in outcomes:

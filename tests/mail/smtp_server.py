@@ -28,6 +28,7 @@ class Received:
     sender: str
     recipients: list[str]
     message: EmailMessage
+    raw: bytes = b""  # the DATA as it came
 
     def text(self) -> str:
         part = self.message.get_body(preferencelist=("plain",))
@@ -59,7 +60,7 @@ class MailServer:
             message = email.message_from_bytes(raw, policy=default)
             assert isinstance(message, EmailMessage)
             self.received.append(
-                Received(str(envelope.mail_from), list(envelope.rcpt_tos), message)
+                Received(str(envelope.mail_from), list(envelope.rcpt_tos), message, raw)
             )
             self.arrived.set()
         return reply

@@ -169,12 +169,15 @@ SUMMARY = (
 
 
 async def for_order(workspace_id: int, order_id: int) -> list[dict[str, Any]]:
-    """Every proof of the order, newest version first (no file bytes)."""
+    """Every proof of the order, newest version first (no file bytes), each named as its file
+    is served."""
     rows: list[dict[str, Any]] = await (
         ArtworkProof.select(*SUMMARY)
         .where(ArtworkProof.workspace == workspace_id, ArtworkProof.order == order_id)
         .order_by(ArtworkProof.version, ascending=False)
     )
+    for row in rows:
+        row["file_name"] = stored_name(row["file_name"], row["content_type"])
     return rows
 
 
@@ -295,7 +298,7 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         external_ref=order["external_ref"],
         shop=order["shop"],
         version=row["version"],
-        file_name=row["file_name"],
+        file_name=stored_name(row["file_name"], row["content_type"]),
         content_type=row["content_type"],
         size=row["size"],
         note=row["note"],

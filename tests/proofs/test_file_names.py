@@ -120,6 +120,12 @@ async def test_names_stored_before_the_rule_are_served_safely(staff, customer):
         assert served.status_code == 200 and served.content == image
         assert served.headers["content-disposition"] == disposition(served_as)
         assert served.headers["cache-control"] == "no-store"
+    # The pages name the file as it is served.
+    for shown in (
+        await staff.get(f"/admin/orders/{s.order.number}/artwork"),
+        await customer.get(link),
+    ):
+        assert f">{served_as}</a>" in shown.text and "old\r\nname" not in shown.text
 
 
 @pytest.mark.slow

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from litestar import Litestar
+from litestar.handlers import HTTPRouteHandler
 from litestar.routes import HTTPRoute
 
 PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
@@ -29,3 +31,39 @@ def fill(template: str, ids: dict[str, int | str]) -> str:
 
 def post_routes(app: Litestar) -> list[str]:
     return [template for method, template in api_routes(app) if method == "POST"]
+
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(frozen=True)
+class WriteRoute:
+    """One method of one path that may change data, with the handler that answers it."""
+
+    method: str
+    template: str  # parameters without their types: /admin/orders/{ref}/stage
+    handler: HTTPRouteHandler
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.template}"
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The paths this route answers (a form's `action`, say)."""
+        parts = re.split(r"(\{\w+\})", self.template)
+        return re.compile(
+            "^" + "".join("[^/]+" if PARAM.fullmatch(p) else re.escape(p) for p in parts) + "/?$"
+        )
+
+
+def write_routes(app: Litestar, prefixes: tuple[str, ...]) -> list[WriteRoute]:
+    """Every POST/PUT/PATCH/DELETE route whose path starts with one of `prefixes`, sorted."""
+    found = []
+    for route in app.routes:
+        if not isinstance(route, HTTPRoute) or not route.path.startswith(prefixes):
+            continue
+        template = PARAM.sub(r"{\1}", route.path)
+        for method, (handler, _) in route.route_handler_map.items():
+            if method in WRITE_METHODS:
+                found.append(WriteRoute(method, template, handler))
+    return sorted(found, key=str)

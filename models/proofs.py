@@ -14,6 +14,7 @@ from typing import Any
 
 from models import db, statements
 from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
+from models.queries.filters import MAX_ID
 from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
@@ -182,7 +183,10 @@ async def for_order(workspace_id: int, order_id: int) -> list[dict[str, Any]]:
 
 
 async def file_of(workspace_id: int, order_id: int, version: int) -> dict[str, Any] | None:
-    """One version's file (name, content type, bytes) for staff."""
+    """One version's file (name, content type, bytes) for staff; None for a version no proof
+    can have (past the column's range too)."""
+    if not 0 < version <= MAX_ID:
+        return None
     row: dict[str, Any] | None = await (
         ArtworkProof.select(ArtworkProof.file_name, ArtworkProof.content_type, ArtworkProof.data)
         .where(

@@ -59,7 +59,9 @@ async def test_a_png_proof_is_stored_versioned_and_emailed(staff: httpx.AsyncCli
     assert served.headers["content-type"] == "image/png"
     assert served.headers["x-content-type-options"] == "nosniff"
     assert served.headers["content-disposition"] == 'inline; filename="front.png"'
-    assert (await staff.get(f"/admin/orders/{s.order.number}/proofs/2/file")).status_code == 404
+    for missing in ("2", "0", "-1", str(2**31), "9" * 30):  # past the column's range too
+        path = f"/admin/orders/{s.order.number}/proofs/{missing}/file"
+        assert (await staff.get(path)).status_code == 404, missing
 
     second = await upload(s, PDF, "v2.pdf")
     assert second.status_code == 303

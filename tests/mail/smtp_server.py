@@ -43,26 +43,33 @@ class Received:
 
 @dataclass
 class MailServer:
-    """Every DATA is counted (`attempts`); only those answered 250 land in `received`."""
+    """Every DATA is counted (`attempts`, the Message-ID of the n-th in `data_ids[n]`); only
+    those answered 250 land in `received`."""
 
     behaviour: Behaviour = accept
+    # Awaited after a message is accepted (counted in `received`), before the 250 is sent: a
+    # server that has taken the message while its sender has not heard so yet.
+    before_reply: Callable[[int], Awaitable[None]] = field(default=lambda _: asyncio.sleep(0))
     received: list[Received] = field(default_factory=list)
     attempts: int = 0
+    data_ids: dict[int, str] = field(default_factory=dict)
     port: int = 0
     server: asyncio.Server | None = None
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
     async def handle_DATA(self, _: SMTP, __: Session, envelope: Envelope) -> str:
         self.attempts += 1
+        raw = envelope.original_content or b""
+        message = email.message_from_bytes(raw, policy=default)
+        assert isinstance(message, EmailMessage)
+        self.data_ids[self.attempts] = str(message["Message-ID"])
         reply = await self.behaviour(self.attempts)
         if reply.startswith("250"):
-            raw = envelope.original_content or b""
-            message = email.message_from_bytes(raw, policy=default)
-            assert isinstance(message, EmailMessage)
             self.received.append(
                 Received(str(envelope.mail_from), list(envelope.rcpt_tos), message, raw)
             )
             self.arrived.set()
+            await self.before_reply(self.attempts)
         return reply
 
     @property

@@ -1,5 +1,5 @@
-"""`python -m daemon` as real processes sending email: SIGKILL mid-send, two workers (started
-by the `spawn` fixture of tests/e2e/test_worker_processes.py)."""
+"""`python -m daemon` as real processes sending email: SIGKILL mid-send and mid-drain, two
+workers (started by the `spawn` fixture of tests/e2e/test_worker_processes.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from models import clock
 from models.actors import OPERATOR
 from models.stage_moves import advance_order
 from models.tables import CustomerMessage
@@ -83,3 +84,71 @@ async def test_two_workers_send_each_message_once(spawn, smtp: MailServer):
     ids = await CustomerMessage.select(CustomerMessage.message_id)
     assert Counter(smtp.message_ids()) == Counter({row["message_id"]: 1 for row in ids})
     assert smtp.attempts == 60
+
+
+async def _queue_rows(count: int) -> list[str]:
+    """`count` queued messages, due now, in one insert; their Message-IDs in claim order."""
+    s = await shop()
+    order = await factories.order(s.ws, s.customer)
+    now = clock.now()
+    rows = [
+        CustomerMessage(
+            workspace=s.ws.id, order=order.id, customer=s.customer.id, contact=s.contact.id,
+            kind="order.in_production", subject=f"Message {n}", body="Hello", status="queued",
+            recipient=f"customer{n}@example.com", from_name="Shop",
+            message_id=f"<crash-{n:03d}@test.example>", next_attempt_at=now, created_at=now,
+            updated_at=now,
+        )
+        for n in range(count)
+    ]  # fmt: skip
+    await CustomerMessage.insert(*rows)
+    return [str(row.message_id) for row in rows]
+
+
+async def test_a_worker_killed_mid_drain_sends_again_at_most_its_lanes_messages(
+    spawn, smtp: MailServer
+):
+    """200 queued, SIGKILL while the server holds its 93rd message, a second worker sends the
+    rest. Each of the 4 lanes (SMTP connections) sends one message at a time and records its outcome
+    before taking the next, so when the worker dies each lane has at most one message the
+    server may have accepted without the worker recording it: the server receives every
+    message, none more than twice, at most 4 of them twice, and the held one (which the
+    server accepted but the worker never heard of) exactly twice. With outcomes recorded per
+    batch (32 rows at 4 lanes) the whole batch in flight was sent twice: 32 duplicates."""
+    lanes, total, kill_at = 4, 200, 93
+    reached, killed = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_93rd(n: int) -> None:
+        if n == kill_at:  # accepted, but the worker is killed before it hears the 250
+            reached.set()
+            await killed.wait()
+
+    smtp.before_reply = hold_the_93rd
+    ids = await _queue_rows(total)
+    settings = {
+        "SMTP_URL": smtp.url,
+        "MAIL_CONCURRENCY": str(lanes),
+        "WEBHOOK_TIMEOUT": "2",
+        "WEBHOOK_LEASE": "5",
+    }
+    first = await spawn(**settings)
+    try:
+        async with asyncio.timeout(60):
+            await reached.wait()
+    except TimeoutError:
+        pytest.fail("the worker never reached the 93rd message:\n" + first.output())
+    first.process.send_signal(signal.SIGKILL)
+    await first.process.wait()
+    killed.set()
+    held = smtp.data_ids[kill_at]
+    assert held in smtp.message_ids()
+
+    await (await spawn(**settings)).started()
+    await _all_sent(total, seconds=60)
+
+    received = Counter(smtp.message_ids())
+    assert set(received) == set(ids)  # every message arrived
+    twice = {message_id for message_id, n in received.items() if n > 1}
+    assert max(received.values()) == 2
+    assert 1 <= len(twice) <= lanes, sorted(twice)
+    assert held in twice

@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import dataclasses
 import functools
+import re
 import threading
 from collections.abc import Iterator
 
@@ -24,6 +25,7 @@ from models.errors import DomainError, InvalidFields
 
 MIN_LENGTH = 12
 MAX_LENGTH = 1024  # hashing cost grows with length; nobody types more
+_NOT_TEXT = re.compile("[\ud800-\udfff]")  # lone surrogates: bytes read with surrogateescape
 
 # OWASP's Password Storage Cheat Sheet: argon2id, 19 MiB, 2 iterations, 1 lane. Hashes made
 # with other parameters (before 2026-11-26: argon2-cffi's default, RFC 9106's low-memory
@@ -93,6 +95,8 @@ def check(password: str, field: str = "password") -> str:
         problems.append(f"must be at most {MAX_LENGTH} characters")
     if "\x00" in password:
         problems.append("must not contain NUL characters")
+    if not password.isascii() and _NOT_TEXT.search(password):  # undecodable bytes, as read
+        problems.append("must be text (it holds bytes that are not UTF-8)")
     if problems:
         raise InvalidFields({field: problems})
     return password
@@ -130,8 +134,8 @@ def verify(stored: str | None, password: str) -> bool:
         memory = extract_parameters(stored or DECOY).memory_cost
         with slots.held(1 if memory <= PARAMETERS.memory_cost else SLOTS):
             return _hasher.verify(stored or DECOY, password) and bool(stored)
-    except (VerificationError, InvalidHashError):
-        return False
+    except (VerificationError, InvalidHashError, UnicodeEncodeError):
+        return False  # UnicodeEncodeError: a password no hash can have been made from
 
 
 def outdated(stored: str) -> bool:

@@ -13,6 +13,7 @@ import pytest
 from argon2 import PasswordHasher, extract_parameters, profiles
 
 from models import passwords
+from models.errors import InvalidFields
 from tests.hash_spy import watch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,6 +42,7 @@ print(at_start, len(calls))
 HASHED_IN_THREADS = """
 import concurrent.futures
 from models import passwords
+from models.errors import InvalidFields
 def memory():
     return [int(line.split()[1]) for line in open("/proc/self/status")
             if line.startswith(("VmRSS", "VmHWM"))]
@@ -98,6 +100,17 @@ def test_old_hashes_still_verify_and_are_outdated() -> None:
 def test_no_usable_hash_never_matches(stored: str | None) -> None:
     assert not passwords.verify(stored, "not a password anyone has")
     assert not passwords.verify(stored, "correct horse battery staple")
+
+
+def test_a_password_of_undecodable_bytes_is_refused_and_never_matches() -> None:
+    """The command line reads standard input with surrogateescape in a C locale."""
+    typed = b"correct horse \xff battery".decode("utf-8", "surrogateescape")
+    with pytest.raises(InvalidFields) as refused:
+        passwords.hash_password(typed)
+    assert refused.value.errors == {
+        "password": ["must be text (it holds bytes that are not UTF-8)"]
+    }
+    assert not passwords.verify(passwords.hash_password("correct horse battery"), typed)
 
 
 def test_eight_threads_asking_at_once_hash_two_at_a_time(monkeypatch) -> None:

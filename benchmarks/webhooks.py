@@ -14,6 +14,12 @@
 6. Exactly 20: a receiver answering 500, many events, WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION
    16 and a 1 s backoff: the subscription must see exactly WEBHOOK_DEACTIVATE_AFTER attempts,
    never one more, in every one of 20 repetitions (two workers on PostgreSQL).
+7. Claim cost (PostgreSQL): 10 … 100,000 subscriptions each holding a retry due later, and
+   one with deliveries due now; the claim (daemon/claim.py, PG_CLAIM) run and rolled back, its
+   execution time from EXPLAIN (ANALYZE, BUFFERS) with custom and generic plans, its round
+   trip, and the plan printed. `--only claim` runs this alone.
+
+`--subscriptions 1 --beside-hanging 50` measures one subscription's drain while 50 others hang.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.webhooks
     python -m benchmarks.webhooks --smoke
@@ -29,6 +35,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -50,6 +57,10 @@ DEACTIVATE_AFTER = Settings().webhook_deactivate_after
 HANGING = (0, 20, 200)  # hanging subscriptions beside the healthy one (fairness run)
 BACKLOG = 5  # deliveries queued for each hanging subscription
 EXACT_REPETITIONS = 20
+CLAIM_SUBSCRIPTIONS = (10, 1_000, 10_000, 100_000)  # each with a retry due in an hour
+CLAIM_DUE = 8  # deliveries due now, for one more subscription: what the claim takes
+CLAIM_REPETITIONS = 30
+CLAIM_TARGET_MS = 1.5
 
 SECRET = "whsec_benchmark_secret_0123456789"  # noqa: S105 - a benchmark receiver's key
 USER_AGENT = "Service-Webhooks/1.0"
@@ -594,6 +605,196 @@ async def exact_limit(
     return {"repetitions": repetitions, "attempts": seen, "max": max(seen), "min": min(seen)}
 
 
+# --- claim cost ----------------------------------------------------------------------------
+
+
+async def seed_waiting(outbox: Outbox, ws: int, count: int) -> None:
+    """`count` subscriptions of `ws`, each with one pending delivery whose retry is due in an
+    hour (attempt 1 failed), and one more subscription with CLAIM_DUE deliveries due now.
+    PostgreSQL, bulk (COPY)."""
+    pg = outbox.pg
+    now = dt.datetime.now(dt.UTC)
+    later = now + dt.timedelta(hours=1)
+    first_sub = await pg.fetchval("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_subscriptions")
+    subs = [
+        (first_sub + n, ws, f"http://127.0.0.1:9/wait/{n}", "*", SECRET, True, 1, now, now)
+        for n in range(count + 1)
+    ]
+    await pg.copy_records_to_table(
+        "webhook_subscriptions",
+        records=subs,
+        columns=["id", "workspace", "url", "events", "secret", "is_active",
+                 "consecutive_failures", "created_at", "updated_at"],
+    )  # fmt: skip
+    due_sub = first_sub + count
+    first_event = await pg.fetchval("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events")
+    first_delivery = await pg.fetchval("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_deliveries")
+    body = event_body(str(uuid.uuid4()), 1, now)
+    events, deliveries = [], []
+    for n in range(count + CLAIM_DUE):
+        event_id = str(uuid.uuid4())
+        events.append((first_event + n, ws, event_id, "order.stage_changed", body, now))
+        waiting = n < count
+        deliveries.append(
+            (first_delivery + n, ws, first_event + n, first_sub + n if waiting else due_sub,
+             "pending", 1 if waiting else 0, later if waiting else now - dt.timedelta(seconds=1),
+             now, now)
+        )  # fmt: skip
+    await pg.copy_records_to_table(
+        "webhook_events",
+        records=events,
+        columns=["id", "workspace", "event_id", "name", "body", "created_at"],
+    )
+    await pg.copy_records_to_table(
+        "webhook_deliveries",
+        records=deliveries,
+        columns=["id", "workspace", "event", "subscription", "status", "attempts",
+                 "next_attempt_at", "created_at", "updated_at"],
+    )  # fmt: skip
+    for table in ("webhook_subscriptions", "webhook_events", "webhook_deliveries"):
+        await pg.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))"  # noqa: S608
+        )
+
+
+CLAIM_TYPES = ("timestamptz", "integer", "integer", "integer", "timestamptz", "text",
+               "integer[]", "timestamptz[]")  # fmt: skip
+
+
+def claim_args(now: dt.datetime) -> list[Any]:
+    """PG_CLAIM's arguments for a worker with room for 1,024 and nothing unwritten (a tree
+    whose PG_CLAIM takes fewer parameters gets the first ones: `before` runs use it too)."""
+    from daemon import claim
+
+    args: list[Any] = [now, PER_SUBSCRIPTION, DEACTIVATE_AFTER, 1024,
+                       now + dt.timedelta(seconds=60), "bench-claim", [], []]  # fmt: skip
+    used = max(int(n) for n in re.findall(r"\$(\d+)", claim.PG_CLAIM))
+    return args[:used]
+
+
+def _literal(value: Any, kind: str) -> str:
+    if isinstance(value, dt.datetime):
+        return f"'{value.isoformat()}'::{kind}"
+    if isinstance(value, list):
+        return f"'{{}}'::{kind}"
+    if isinstance(value, str):
+        return f"'{value}'"
+    return str(value)
+
+
+async def rolled_back(pg: Any, mode: str, prefix: str, now: dt.datetime) -> tuple[list[Any], float]:
+    """PG_CLAIM (after `prefix`, e.g. EXPLAIN) in a transaction rolled back, with PostgreSQL's
+    custom or generic plan: its rows and its round trip in ms. EXPLAIN runs the statement
+    prepared under SQL's own PREPARE (`claim_q`), so that the plan cache's choice is the plan
+    explained (an EXPLAIN sent with parameters is planned with their values)."""
+    from daemon import claim
+
+    await pg.execute(f"BEGIN; SET LOCAL plan_cache_mode = force_{mode}_plan")
+    try:
+        began = time.perf_counter()
+        if prefix:
+            args = claim_args(now)
+            values = ", ".join(_literal(a, k) for a, k in zip(args, CLAIM_TYPES, strict=False))
+            rows = list(await pg.fetch(f"{prefix} EXECUTE claim_q({values})"))
+        else:
+            rows = list(await pg.fetch(claim.PG_CLAIM, *claim_args(now)))
+        return rows, 1000 * (time.perf_counter() - began)
+    finally:
+        await pg.execute("ROLLBACK")
+
+
+async def prepare_claim(pg: Any) -> None:
+    from daemon import claim
+
+    used = len(claim_args(dt.datetime.now(dt.UTC)))
+    with contextlib.suppress(Exception):  # a statement of the previous count
+        await pg.execute("DEALLOCATE claim_q")
+    await pg.execute(f"PREPARE claim_q({', '.join(CLAIM_TYPES[:used])}) AS {claim.PG_CLAIM}")
+
+
+async def claim_cost(outbox: Outbox, counts: list[int], repetitions: int) -> list[dict[str, Any]]:
+    """Per count: the claim's execution time (EXPLAIN ANALYZE) and round trip, rolled back
+    each time so every repetition claims the same CLAIM_DUE rows."""
+    pg, runs = outbox.pg, []
+    for count in counts:
+        stamp = f"claim {count} {os.getpid()}-{int(time.time())}"
+        await outbox.execute(
+            "INSERT INTO workspaces (name, plan, currency, tax_rate, timezone, "
+            "require_artwork_approval, strict_sequence, created_at, updated_at) "
+            "VALUES (?, 'premium', 'GBP', 0, 'UTC', false, false, now(), now())",
+            stamp,
+        )
+        ws = await outbox.value("SELECT MAX(id) FROM workspaces WHERE name = ?", stamp)
+        try:
+            await seed_waiting(outbox, ws, count)
+            await outbox.vacuum()
+            await prepare_claim(pg)
+            result: dict[str, Any] = {"subscriptions": count}
+            for mode in ("custom", "generic"):
+                executions, buffers, wall, taken = [], [], [], 0
+                plan_text = ""
+                for rep in range(repetitions):
+                    now = dt.datetime.now(dt.UTC)
+                    if rep == 0:
+                        rows, _ = await rolled_back(pg, mode, "EXPLAIN (ANALYZE, BUFFERS)", now)
+                        plan_text = "\n".join(row[0] for row in rows)
+                    [[plan]], _ = await rolled_back(
+                        pg, mode, "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)", now
+                    )
+                    top = (json.loads(plan) if isinstance(plan, str) else plan)[0]
+                    executions.append(top["Execution Time"])
+                    node = top["Plan"]
+                    buffers.append(node.get("Shared Hit Blocks", 0)
+                                   + node.get("Shared Read Blocks", 0))  # fmt: skip
+                    claimed, ms = await rolled_back(pg, mode, "", now)
+                    taken = len(claimed)
+                    wall.append(ms)
+                result[mode] = {
+                    "execution_ms_p50": common.percentile(executions, 0.5),
+                    "execution_ms_p90": common.percentile(executions, 0.9),
+                    "round_trip_ms_p50": common.percentile(wall, 0.5),
+                    "buffers_p50": common.percentile(buffers, 0.5),
+                    "taken": taken,
+                    "plan": plan_text,
+                }
+            runs.append(result)
+            print(
+                f"  claim, {count:,} subscriptions waiting: "
+                f"{result['custom']['execution_ms_p50']:.2f} ms (custom plan), "
+                f"{result['generic']['execution_ms_p50']:.2f} ms (generic), "
+                f"{result['custom']['taken']} taken",
+                flush=True,
+            )
+        finally:
+            await outbox.drop(ws)
+    return runs
+
+
+def summarise_claims(database: str, runs: list[dict[str, Any]], plans: bool) -> str:
+    rows = []
+    for run in runs:
+        custom, generic = run["custom"], run["generic"]
+        worst = max(custom["execution_ms_p50"], generic["execution_ms_p50"])
+        rows.append((
+            f"{run['subscriptions']:,} waiting + 1 due",
+            f"{custom['execution_ms_p50']:.2f} ms",
+            f"p90 {custom['execution_ms_p90']:.2f} ms; generic plan p50 "
+            f"{generic['execution_ms_p50']:.2f} ms, p90 {generic['execution_ms_p90']:.2f} ms; "
+            f"round trip {custom['round_trip_ms_p50']:.2f} ms (custom: planned each time), "
+            f"{generic['round_trip_ms_p50']:.2f} ms (generic); "
+            f"{custom['buffers_p50']:.0f} buffers; {custom['taken']} taken",
+            f"<= {CLAIM_TARGET_MS} ms" + (" met" if worst <= CLAIM_TARGET_MS else " missed"),
+        ))  # fmt: skip
+    lines = [f"## claim cost on {database} (PG_CLAIM, execution time from EXPLAIN ANALYZE)", "",
+             common.table(["subscriptions", "claim p50", "detail", "target"], rows)]  # fmt: skip
+    if plans:
+        for run in runs:
+            for mode in ("custom", "generic"):
+                lines += ["", f"### plan at {run['subscriptions']:,} subscriptions ({mode} plan)",
+                          "", run[mode]["plan"]]  # fmt: skip
+    return "\n".join(lines)
+
+
 async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None:
     if not (common.ROOT / "daemon" / "__main__.py").exists():
         print("the webhook daemon (daemon/__main__.py) is not there yet: nothing to measure")
@@ -607,6 +808,18 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None
     await outbox.open()
     report: dict[str, Any] = {"database": common.label(url), "kind": common.kind(url)}
     stamp = f"{os.getpid()}-{int(time.time())}"
+    if outbox.pg is not None and args.claim_subscriptions:
+        try:
+            report["claims"] = await claim_cost(
+                outbox, args.claim_subscriptions, args.claim_repetitions
+            )
+        finally:
+            if args.only == "claim":
+                await outbox.close()
+                await db.stop()
+    if args.only == "claim":
+        report["machine"] = common.machine()
+        return report
     with Receiver() as receiver, tempfile.TemporaryDirectory() as tmp:
         ws_bulk = await outbox.workspace(f"webhook bench {stamp}", receiver, args.subscriptions)
         ws_single = await outbox.workspace(f"webhook latency {stamp}", receiver, 1)
@@ -614,10 +827,21 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None
             report["raw"] = await raw_loop(receiver, args.deliveries)
             print(f"  raw signed-POST loop: {report['raw']['per_s']:,.0f}/s", flush=True)
             daemon = start_daemon(url, Path(tmp) / "daemon.log", args.poll_interval)
+            ws_hanging = None
             try:
+                if args.beside_hanging:  # hanging tenants, each with a backlog, beside the drain
+                    ws_hanging = await outbox.workspace(
+                        f"beside {stamp}", receiver, args.beside_hanging, path="hang"
+                    )
+                    await outbox.fill(ws_hanging, args.beside_hanging * BACKLOG)
+                    await asyncio.sleep(1.0)  # the worker takes their first attempts
                 report["daemon"] = await throughput(
                     outbox, receiver, daemon, ws_bulk, args.deliveries, args.py_spy
                 )
+                report["daemon"]["beside_hanging"] = args.beside_hanging
+                if ws_hanging is not None:
+                    await outbox.drop(ws_hanging)
+                    ws_hanging = None
                 print(f"  daemon: {report['daemon']['per_s']:,.0f} deliveries/s", flush=True)
                 await outbox.vacuum()
                 report["latency"] = await latency(
@@ -628,6 +852,8 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None
                 report["daemon_log_tail"] = (Path(tmp) / "daemon.log").read_text()[-1500:]
             finally:
                 stop_daemon(daemon)
+                if ws_hanging is not None:
+                    await outbox.drop(ws_hanging)
             # Concurrency on: 16 attempts of one subscription at once, two workers on
             # PostgreSQL (one per SQLite database, as the README says), retries after 1 s.
             exact = {"WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION": "16", "WEBHOOK_BACKOFF": "1"}
@@ -733,12 +959,24 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--subscriptions", type=int, default=SUBSCRIPTIONS, help="throughput run's subscriptions"
     )
+    parser.add_argument(
+        "--beside-hanging", type=int, default=0,
+        help="hanging subscriptions (each with a backlog) during the throughput drain",
+    )  # fmt: skip
+    parser.add_argument(
+        "--claim-subscriptions", type=int, nargs="*", default=list(CLAIM_SUBSCRIPTIONS),
+        help="claim cost (PostgreSQL): subscriptions waiting on a retry; none to skip",
+    )  # fmt: skip
+    parser.add_argument("--claim-repetitions", type=int, default=CLAIM_REPETITIONS)
+    parser.add_argument("--plans", action="store_true", help="print the claim's plans")
+    parser.add_argument("--only", choices=["claim"], help="run only this part")
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")
     parser.add_argument("--receiver", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.smoke:
         args.deliveries, args.latency_seconds = 300, 1.0
         args.hanging, args.fair_seconds, args.repetitions = [0, 3], 1.0, 2
+        args.claim_subscriptions, args.claim_repetitions = [10, 100], 3
     return args
 
 
@@ -764,18 +1002,25 @@ def main() -> None:
         return
     reports = asyncio.run(run(args))
     for report in reports:
-        print()
-        print(summarise(report))
+        if report.get("claims"):
+            print()
+            print(summarise_claims(report["database"], report["claims"], args.plans))
+        if args.only != "claim":
+            print()
+            print(summarise(report))
     if args.json:
         args.json.write_text(json.dumps(reports, indent=1))
     failed = [
         r
         for r in reports
-        if r["daemon"]["received"] < r["daemon"]["deliveries"]
-        or r["daemon"]["bad_signatures"]
-        or r["latency"]["received"] < r["latency"]["events"]
-        or any(run["received"] < run["events"] for run in r["fairness"])
-        or r["exact"]["max"] > DEACTIVATE_AFTER
+        if args.only != "claim"
+        and (
+            r["daemon"]["received"] < r["daemon"]["deliveries"]
+            or r["daemon"]["bad_signatures"]
+            or r["latency"]["received"] < r["latency"]["events"]
+            or any(run["received"] < run["events"] for run in r["fairness"])
+            or r["exact"]["max"] > DEACTIVATE_AFTER
+        )
     ]
     if failed:
         print("ERROR: deliveries were lost or badly signed, or more attempts than the limit")

@@ -5,15 +5,21 @@ is sent at once: claiming *is* starting the attempt. In that transaction:
 1. the active subscriptions with due deliveries and room are locked (others' claims skip
    them): room is the smaller of `WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION - in_flight` (the
    fairness cap) and `WEBHOOK_DEACTIVATE_AFTER - consecutive_failures - in_flight` (every
-   attempt in flight may fail, so never more start than could reach the limit);
+   attempt in flight may fail, so never more start than could reach the limit). The cap
+   counts attempts waiting on a receiver: this worker's attempts that ended in success and
+   whose results are not written yet (their lease still holds, checked under a row lock) do
+   not hold a slot. The failure limit still counts them: they are in `in_flight` until written;
 2. each one's oldest due deliveries, up to its room, are ranked (first of every subscription
    before the second of any) and leased up to the worker's own room;
 3. `in_flight` grows by what each subscription got — so an inactive subscription, or one
    whose attempts in flight could already deactivate it, gets no attempt started, whatever
    any worker holds.
 Then what sending needs (URL, secrets, event name and body) is read. On PostgreSQL all of it
-is one statement (PG_CLAIM); SQLite runs the steps in one `BEGIN IMMEDIATE` transaction. The
-statements run in daemon/store.py.
+is one statement (PG_CLAIM), driven by the work due now: it walks the active subscriptions by
+`next_due_at` (migration 2026-11-26T23:00) and stops at the first not yet due, so
+subscriptions backing off cost a claim nothing. SQLite (one worker per database) runs the
+steps in one `BEGIN IMMEDIATE` transaction over every active subscription. The statements
+run in daemon/store.py.
 """
 
 from __future__ import annotations
@@ -28,11 +34,12 @@ from models.statements import Sql
 # Each statement is written once, in PostgreSQL's dialect (models/statements.py derives the
 # SQLite text; row locks are PostgreSQL's only, since SQLite's write transaction locks the
 # whole database). Subscriptions another worker is claiming for right now are skipped.
-# $1 now, $2 the per-subscription cap, $3 the deactivation limit.
+# $1 now, $2 the deactivation limit (the cap is applied by `rooms`: finished successes free
+# slots).
 CANDIDATES = Sql(
     """
     SELECT s.id, s.in_flight, s.consecutive_failures FROM webhook_subscriptions s
-    WHERE s.is_active AND s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3
+    WHERE s.is_active AND s.consecutive_failures + s.in_flight < $2
       AND EXISTS (
         SELECT 1 FROM webhook_deliveries d
         WHERE d.subscription = s.id AND d.status = 'pending' AND d.next_attempt_at <= $1
@@ -62,25 +69,79 @@ TAKE = Sql(
     """
 )
 
+# One of this worker's finished successes, not written yet, whose lease still holds: its
+# subscription (SQLite; PG_CLAIM checks them all at once).
+FREED = Sql(
+    """
+    SELECT subscription FROM webhook_deliveries
+    WHERE id = $1 AND status = 'pending' AND leased_by = $2 AND lease_expires_at = $3
+    """
+)
+
 STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE id = $1")
 
 # PostgreSQL: the whole claim in one statement (one round trip, atomic on its own): the same
-# steps as CANDIDATES, DUE, TAKE, STARTED and CLAIMED. $1 now, $2 the per-subscription cap,
-# $3 the deactivation limit, $4 the worker's room, $5 lease end, $6 worker.
+# steps as CANDIDATES, DUE, TAKE, STARTED and CLAIMED, driven by the work due now.
+# - `walk`: the active subscriptions whose `next_due_at` has come, one index step at a time
+#   (subscriptions_due, in `next_due_at` order; a step is `ORDER BY … LIMIT 1` on the index's
+#   own columns, a plan no statistics turn into a scan of the table), until $4 of them have
+#   room (one at its cap is passed uncounted). A subscription backing off is not reached; one
+#   whose value is stale (its due rows are leased) is, and the claim sets it right.
+# - `done`: this worker's finished successes not written yet ($7 ids, $8 their leases), locked
+#   (FOR SHARE, before any subscription) and kept only while the lease holds, so a result
+#   written meanwhile is not subtracted twice; one whose result is being written right now is
+#   skipped (its slot frees when that commits). They free their subscription's cap slot, not
+#   its failure room.
+# - `counted`: in_flight grows by what was taken, and `next_due_at` becomes the earliest
+#   pending, unleased delivery left (webhook_next_due: a snapshot taken after the lock, so a
+#   delivery committed meanwhile is seen; one inserted later waits for this lock through its
+#   foreign key and lowers the value again by trigger).
+# $1 now, $2 the per-subscription cap, $3 the deactivation limit, $4 the worker's room,
+# $5 lease end, $6 worker, $7 finished successes' ids, $8 their leases.
 PG_CLAIM = """
-WITH subs AS (
-    SELECT s.id, s.in_flight,
-        LEAST($2 - s.in_flight, $3 - s.consecutive_failures - s.in_flight) AS room
+WITH RECURSIVE walk(id, next_due_at, n) AS (
+    (SELECT s.id, s.next_due_at,
+        (s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3)::int
     FROM webhook_subscriptions s
-    WHERE s.is_active AND s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3
-      AND EXISTS (
-        SELECT 1 FROM webhook_deliveries d
-        WHERE d.subscription = s.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-          AND d.leased_by IS NULL
-      )
+    WHERE s.is_active AND s.next_due_at IS NOT NULL AND s.next_due_at <= $1
+    ORDER BY s.next_due_at, s.id LIMIT 1)
+    UNION ALL
+    SELECT x.id, x.next_due_at,
+        w.n + (x.in_flight < $2 AND x.consecutive_failures + x.in_flight < $3)::int
+    FROM walk w CROSS JOIN LATERAL (
+        SELECT s.id, s.next_due_at, s.consecutive_failures, s.in_flight
+        FROM webhook_subscriptions s
+        WHERE s.is_active AND s.next_due_at IS NOT NULL AND s.next_due_at <= $1
+          AND (s.next_due_at, s.id) > (w.next_due_at, w.id)
+        ORDER BY s.next_due_at, s.id LIMIT 1
+    ) x
+    WHERE w.n < $4
+), done AS MATERIALIZED (
+    SELECT d.id, d.subscription
+    FROM unnest($7::integer[], $8::timestamptz[]) AS f(id, lease)
+    JOIN webhook_deliveries d ON d.id = f.id
+    WHERE f.lease > $1 AND d.lease_expires_at = f.lease AND d.leased_by = $6
+      AND d.status = 'pending'
+    ORDER BY d.id
+    FOR SHARE OF d SKIP LOCKED
+), freed AS (
+    SELECT subscription, COUNT(*)::integer AS n FROM done GROUP BY subscription
+), subs AS MATERIALIZED (
+    SELECT s.id, s.in_flight,
+        LEAST($2 - s.in_flight + COALESCE(f.n, 0), $3 - s.consecutive_failures - s.in_flight)
+            AS room
+    FROM webhook_subscriptions s
+    LEFT JOIN freed f ON f.subscription = s.id
+    -- The walk has done the choosing: `s` is found by its primary key, and the rest is checked
+    -- again on the row's latest version (it is locked).
+    WHERE s.id = ANY(ARRAY(SELECT id FROM walk))
+      AND s.is_active AND COALESCE(s.next_due_at, 'infinity') <= $1
+      AND s.in_flight - COALESCE(f.n, 0) < $2 AND s.consecutive_failures + s.in_flight < $3
+    ORDER BY s.next_due_at, s.id
+    LIMIT $4
     FOR UPDATE OF s SKIP LOCKED
 ), due AS (
-    SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription
+    SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription, subs.room
     FROM subs CROSS JOIN LATERAL (
         SELECT d.id, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS rank
         FROM webhook_deliveries d
@@ -90,21 +151,26 @@ WITH subs AS (
         LIMIT subs.room
     ) x
 ), picked AS (
-    SELECT id FROM due ORDER BY rank, in_flight, subscription LIMIT $4
+    SELECT id, rank, room FROM due ORDER BY rank, in_flight, subscription LIMIT $4
 ), taken AS (
     UPDATE webhook_deliveries d SET lease_expires_at = $5, leased_by = $6
     FROM picked
     -- Checked again on the row's latest version: the statement's snapshot predates the
     -- subscription locks, so another claim may have leased it meanwhile.
     WHERE d.id = picked.id AND d.status = 'pending' AND d.leased_by IS NULL
-    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at
+    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at,
+        picked.rank = picked.room AS filled
 ), counted AS (
-    UPDATE webhook_subscriptions s SET in_flight = s.in_flight + c.n
-    FROM (SELECT subscription, COUNT(*) AS n FROM taken GROUP BY subscription) c
-    WHERE s.id = c.subscription
+    UPDATE webhook_subscriptions s SET in_flight = s.in_flight + COALESCE(c.n, 0),
+        next_due_at = webhook_next_due(s.id, COALESCE(c.ids, '{}'))
+    FROM subs LEFT JOIN (
+        SELECT subscription, COUNT(*) AS n, array_agg(id) AS ids FROM taken GROUP BY subscription
+    ) c ON c.subscription = subs.id
+    WHERE s.id = subs.id
 )
 SELECT t.id, t.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
-    CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret
+    CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret,
+    bool_or(t.filled) OVER (PARTITION BY t.subscription) AS filled
 FROM taken t
 JOIN webhook_events e ON e.id = t.event
 JOIN webhook_subscriptions s ON s.id = t.subscription
@@ -174,6 +240,9 @@ class Claimed:
     body: bytes
     previous_secret: str | None = None
     worker: str | None = None  # set for an expired lease: the worker that held it
+    # The claim gave its subscription all the room it had: more may be due, so the end of
+    # this attempt, if it succeeds, is worth a claim (its slot frees before the write).
+    filled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,12 +263,15 @@ def claimed_before(now: dt.datetime, lease: float) -> dt.datetime:
     return now - dt.timedelta(seconds=lease)
 
 
-def rooms(rows: Iterable[Any], limits: Limits) -> list[tuple[int, int]]:
-    """(subscription, room) for each row of CANDIDATES, in its order."""
+def rooms(
+    rows: Iterable[Any], limits: Limits, freed: dict[int, int] | None = None
+) -> list[tuple[int, int]]:
+    """(subscription, room) for each row of CANDIDATES, in its order; `freed` counts each
+    subscription's finished, unwritten successes (they free cap slots, not failure room)."""
     result = []
     for row in rows:
         in_flight, failures = row["in_flight"], row["consecutive_failures"]
-        cap = limits.per_subscription - in_flight
+        cap = limits.per_subscription - in_flight + (freed or {}).get(row["id"], 0)
         room = min(cap, limits.deactivate_after - failures - in_flight)
         if room > 0:
             result.append((row["id"], room))
@@ -221,8 +293,11 @@ def started(taken: Iterable[Any]) -> list[tuple[int, int]]:
     return sorted(counts.items())
 
 
-def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
-    """Rows of CLAIMED (oldest due first) as deliveries to send."""
+def claimed(
+    rows: Iterable[Any], expires: dt.datetime, filled: set[int] | None = None
+) -> list[Claimed]:
+    """Rows of CLAIMED or PG_CLAIM (oldest due first) as deliveries to send; `filled`: the
+    subscriptions given all their room (PG_CLAIM says it per row)."""
     return [
         Claimed(
             id=row["id"],
@@ -235,6 +310,7 @@ def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
             event_id=row["event_id"],
             body=str(row["body"]).encode("utf-8"),
             previous_secret=row["previous_secret"],
+            filled=row["subscription"] in filled if filled is not None else row["filled"],
         )
         for row in rows
     ]

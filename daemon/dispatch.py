@@ -5,10 +5,14 @@ sent now (daemon/claim.py: at most WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION per su
 first of every subscription before the second of any) and each claimed delivery is sent at
 once by one of the worker's senders, up to WEBHOOK_CONCURRENCY attempts in flight per worker
 (a bound on memory and sockets, not a queue). A receiver that hangs holds its own
-subscription's few attempts and nothing else. When results are written, the subscriptions'
-room frees and the worker claims again; when sends end while more was due than the worker had
-room for, it claims again without waiting for the write. Attempts whose worker died are found
-by their expired lease and recorded as failed.
+subscription's few attempts and nothing else. An attempt that succeeds frees its
+subscription's slot as it ends (the claim no longer counts it against the cap, though the
+failure limit does until it is written), and if that subscription had more due, the worker
+claims again at once: one subscription's rate is bounded by its cap over the receiver's answer
+time plus a claim, not by the writing of results. When results are written, the
+subscriptions' room frees and the worker claims again; when sends end while more was due than
+the worker had room for, it claims again without waiting for the write. Attempts whose worker
+died are found by their expired lease and recorded as failed.
 """
 
 from __future__ import annotations
@@ -94,6 +98,8 @@ class Recorder:
                 finally:
                     self.pending -= len(batch)
                     self.writes += 1
+                    for item, _ in batch:
+                        d.succeeded.pop(item.id, None)
                 if statuses is not None:
                     _log_attempts(batch, statuses)
                 d.recorded()  # the subscriptions' attempts in flight went down: claim again
@@ -174,6 +180,9 @@ class Dispatcher:
         self._senders: list[asyncio.Task[None]] = []
         self._attempts: dict[int, Claimed] = {}  # being made now, by sender
         self._attempt_ended = asyncio.Event()
+        # Attempts that succeeded and whose results are not written yet, by delivery: a claim
+        # does not count them against their subscription's cap (daemon/claim.py).
+        self.succeeded: dict[int, Claimed] = {}
         self._more_due = False  # the last claim was cut short by room, not by the due rows
         self._recovered_at = -RECOVER_EVERY
         # Sends that end free the worker's room before their results are written; with more
@@ -204,7 +213,11 @@ class Dispatcher:
                 break
             limits, lease = self.limits(room), self.config.lease
             batch = await self.store.claim(
-                worker=self.worker, limits=limits, now=self.now(), lease=lease
+                worker=self.worker,
+                limits=limits,
+                now=self.now(),
+                lease=lease,
+                succeeded=list(self.succeeded.values()),
             )
             for item in batch:
                 self._start(item)
@@ -284,6 +297,10 @@ class Dispatcher:
             allow_private=self.config.allow_private_targets,
             now=self.now,
         )
+        if outcome.succeeded:
+            self.succeeded[item.id] = item
+            if item.filled:  # its subscription had more due: its slot is free now
+                self._slot_free()
         self.recorder.add((item, outcome))  # from here on the attempt is the recorder's
 
     async def run_once(self) -> int:

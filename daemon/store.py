@@ -17,7 +17,7 @@ import contextlib
 import datetime as dt
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -45,10 +45,18 @@ T = TypeVar("T")
 
 class Store(Protocol):
     async def claim(
-        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
+        self,
+        *,
+        worker: str,
+        limits: claims.Limits,
+        now: dt.datetime,
+        lease: float,
+        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         """Lease due deliveries of active subscriptions within `limits` (daemon/claim.py),
-        counting them in flight: each is sent at once."""
+        counting them in flight: each is sent at once. `succeeded`: this worker's attempts
+        that ended in success and whose results are not written yet; those whose lease still
+        holds free their subscription's cap slot."""
         ...
 
     async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
@@ -139,15 +147,23 @@ class PostgresStore:
         self._results = _Connection(connect_kwargs, "record")
 
     async def claim(
-        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
+        self,
+        *,
+        worker: str,
+        limits: claims.Limits,
+        now: dt.datetime,
+        lease: float,
+        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
+        ids = [item.id for item in succeeded]
+        leases = [item.lease_expires_at for item in succeeded]
         async with self._claims.use() as conn:
             rows = await conn.fetch(
                 claims.PG_CLAIM, now, limits.per_subscription, limits.deactivate_after,
-                limits.room, expires, worker, timeout=STATEMENT_TIMEOUT,
+                limits.room, expires, worker, ids, leases, timeout=STATEMENT_TIMEOUT,
             )  # fmt: skip
         return claims.claimed(rows, expires)
 
@@ -304,29 +320,43 @@ class SqliteStore:
         return result
 
     async def claim(
-        self, *, worker: str, limits: claims.Limits, now: dt.datetime, lease: float
+        self,
+        *,
+        worker: str,
+        limits: claims.Limits,
+        now: dt.datetime,
+        lease: float,
+        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
+        filled: set[int] = set()
 
         def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-            candidates = _run(
-                conn, claims.CANDIDATES, now, limits.per_subscription, limits.deactivate_after
-            )
+            freed: dict[int, int] = {}
+            for item in succeeded:
+                if item.lease_expires_at > now:
+                    for row in _run(conn, claims.FREED, item.id, worker, item.lease_expires_at):
+                        freed[row[0]] = freed.get(row[0], 0) + 1
+            candidates = _run(conn, claims.CANDIDATES, now, limits.deactivate_after)
             due: list[tuple[int, int, int]] = []
-            for order, (sub, room) in enumerate(claims.rooms(candidates, limits)):
+            room_of: dict[int, int] = {}
+            for order, (sub, room) in enumerate(claims.rooms(candidates, limits, freed)):
                 rows = _run(conn, claims.DUE, sub, now, room)
                 due.extend((row[0], rank, order) for rank, row in enumerate(rows, start=1))
+                room_of[sub] = room
             ids = claims.fair(due, limits.room)
             if not ids:
                 return []
             taken = _run(conn, claims.TAKE, ids, worker, expires)
             for sub, count in claims.started(taken):
                 _run(conn, claims.STARTED, sub, count)
+                if count == room_of[sub]:
+                    filled.add(sub)
             return _run(conn, claims.CLAIMED, [row[0] for row in taken], worker, expires, now)
 
-        return claims.claimed(await self._run(work), expires)
+        return claims.claimed(await self._run(work), expires, filled)
 
     async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
         before = claims.claimed_before(now, lease)

@@ -61,17 +61,31 @@ class Slots:
         self._free = size
         self._next = 0  # the ticket the next caller takes
         self._turn = 0  # the ticket whose holder may take its slots now
+        self._abandoned: set[int] = set()  # tickets whose holder stopped waiting
         self._changed = threading.Condition()
+
+    def _next_turn(self) -> None:
+        self._turn += 1
+        while self._turn in self._abandoned:
+            self._abandoned.remove(self._turn)
+            self._turn += 1
+        self._changed.notify_all()
 
     @contextlib.contextmanager
     def held(self, count: int) -> Iterator[None]:
         count = min(count, self.size)
         with self._changed:
             ticket, self._next = self._next, self._next + 1
-            self._changed.wait_for(lambda: self._turn == ticket and self._free >= count)
-            self._turn += 1
+            try:
+                self._changed.wait_for(lambda: self._turn == ticket and self._free >= count)
+            except BaseException:  # interrupted while waiting: the turn must not stop here
+                if self._turn == ticket:
+                    self._next_turn()
+                else:
+                    self._abandoned.add(ticket)
+                raise
             self._free -= count
-            self._changed.notify_all()
+            self._next_turn()
         try:
             yield
         finally:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -138,3 +141,52 @@ def test_an_old_hash_is_verified_alone(monkeypatch) -> None:
     assert spy.calls == 12
     assert spy.peak == 2  # new hashes still run two at a time
     assert spy.peak_beside_old == 1
+
+
+class GaveUp(Exception):
+    pass
+
+
+def _interrupted_wait(slots: passwords.Slots) -> None:
+    """Wait for a slot on this (the main) thread until a signal interrupts the wait."""
+
+    def give_up(*_: object) -> None:
+        raise GaveUp
+
+    previous = signal.signal(signal.SIGALRM, give_up)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(GaveUp), slots.held(1):
+            pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _taken_within(slots: passwords.Slots, count: int, seconds: float) -> bool:
+    taken = threading.Event()
+
+    def take() -> None:
+        with slots.held(count):
+            taken.set()
+
+    threading.Thread(target=take, daemon=True).start()
+    return taken.wait(seconds)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX timers")
+def test_a_wait_given_up_never_stops_the_queue() -> None:
+    """Whether the caller who gives up was next in line or further back, later callers still
+    get their turn (a lost turn would stop every login of the process)."""
+    slots = passwords.Slots(2)
+    with slots.held(2):
+        _interrupted_wait(slots)  # next in line
+    assert _taken_within(slots, 2, 10)
+    with slots.held(2):
+        behind = threading.Thread(target=_taken_within, args=(slots, 2, 10), daemon=True)
+        behind.start()  # next in line
+        while slots._next < 5:  # until it has taken its ticket (ours were 0 to 3)
+            time.sleep(0.01)
+        _interrupted_wait(slots)  # further back
+    behind.join(10)
+    assert _taken_within(slots, 2, 10)  # the turn went past the one given up

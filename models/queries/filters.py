@@ -20,10 +20,14 @@ def cannot_match(text: str, max_length: int) -> bool:
 
 
 def contains_ci(column: str, placeholder: str) -> str:
-    """Case-insensitive substring match where `%` and `_` in the text are literal; pass
-    `contains_pattern(text)` as the parameter."""
+    """Case-insensitive LIKE where `%` and `_` in the text are literal; pass
+    `contains_pattern(text)` (a substring) or `starts_pattern(text)` (a prefix)."""
     return f"LOWER({column}) LIKE {placeholder} ESCAPE '\\'"
 
 
 def contains_pattern(text: str) -> str:
     return f"%{escape_like(text.lower())}%"
+
+
+def starts_pattern(text: str) -> str:
+    return f"{escape_like(text.lower())}%"

@@ -12,7 +12,9 @@ from typing import NamedTuple
 import msgspec
 
 from models import statements
-from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
+from models.queries import order_search
+from models.queries.filters import MAX_ID, cannot_match
+from models.queries.order_search import Search
 from models.queries.orders import (
     INVOICES,
     ORDER_COLUMNS,
@@ -57,6 +59,12 @@ class ListRow(msgspec.Struct, array_like=True, frozen=True):
     artwork_status: ArtworkStatus | None
 
 
+class SearchRow(ListRow, array_like=True, frozen=True):
+    """A row of a search's page, with the number of matches (one statement for both)."""
+
+    matches: int
+
+
 class Filters(msgspec.Struct, frozen=True):
     """The list's filters as given (None: not filtering); `stage` is a stage or `open`."""
 
@@ -66,12 +74,16 @@ class Filters(msgspec.Struct, frozen=True):
     due: str | None = None
 
 
-@functools.cache
-def _list_statements(stage: str | None, customer: bool, q: bool, due: str | None) -> tuple[
-    Sql, Select[ListRow]
-]:  # fmt: skip
-    """COUNT and page for one combination of filters ($1 is always the workspace; then each
-    filter's values, in the order of `list_orders`)."""
+_LIST_COLUMNS = """
+    SELECT o.id, o.number, o.stage, o.due_by, o.total_cents, o.currency,
+           UTC_TEXT(o.updated_at), c.id, c.name, a.status
+"""
+_LIST_JOINS = 'JOIN customers c ON c.id = o.customer LEFT JOIN artwork a ON a."order" = o.id'
+
+
+def _condition(stage: str | None, customer: bool, due: str | None) -> tuple[str, int]:
+    """The filters' WHERE over `orders o` and its last placeholder ($1 is always the
+    workspace; then each filter's values, in the order of `list_orders`)."""
     where, n = ["o.workspace = $1"], 1
     if stage == "open":
         where.append(f"o.stage IN ({OPEN_LIST})")
@@ -81,32 +93,52 @@ def _list_statements(stage: str | None, customer: bool, q: bool, due: str | None
     if customer:
         n += 1
         where.append(f"o.customer = ${n}")
-    if q:
-        n += 1
-        where.append(
-            f"({contains_ci('o.number', f'${n}')} OR {contains_ci('o.external_ref', f'${n}')}"
-            f" OR {contains_ci('c.name', f'${n}')})"
-        )
     if due == "overdue":  # still open after the day it was due
         n += 1
         where.append(f"o.stage IN ({OPEN_LIST}) AND o.due_by < ${n}")
     elif due == "week":  # due today or in the next six days
         n += 2
         where.append(f"o.due_by >= ${n - 1} AND o.due_by < ${n}")
-    condition = " AND ".join(where)
-    joined = "orders o JOIN customers c ON c.id = o.customer"
-    count = Sql(
-        f"SELECT COUNT(*) FROM {joined if q else 'orders o'} WHERE {condition}"  # noqa: S608 - constant fragments
-    )
+    return " AND ".join(where), n
+
+
+@functools.cache
+def _list_statements(
+    stage: str | None, customer: bool, due: str | None
+) -> tuple[Sql, Select[ListRow]]:
+    """COUNT and page for one combination of filters (LIMIT and OFFSET last)."""
+    condition, n = _condition(stage, customer, due)
+    count = Sql(f"SELECT COUNT(*) FROM orders o WHERE {condition}")  # noqa: S608 - constant fragments
     page = Select(
         ListRow,
-        f"""
-        SELECT o.id, o.number, o.stage, o.due_by, o.total_cents, o.currency,
-               UTC_TEXT(o.updated_at), c.id, c.name, a.status
-        FROM {joined} LEFT JOIN artwork a ON a."order" = o.id
-        WHERE {condition}
-        ORDER BY o.created_at DESC, o.id DESC LIMIT ${n + 1} OFFSET ${n + 2}
-        """,  # noqa: S608 - constant fragments
+        f"""{_LIST_COLUMNS} FROM orders o {_LIST_JOINS} WHERE {condition}
+        ORDER BY o.created_at DESC, o.id DESC LIMIT ${n + 1} OFFSET ${n + 2}""",
+    )
+    return count, page
+
+
+@functools.cache
+def _search_statements(
+    stage: str | None, customer: bool, due: str | None, search: Search
+) -> tuple[Sql, Select[SearchRow]]:
+    """COUNT and page of a search with these filters (the term's values after the filters'):
+    both read only the matches (models/queries/order_search.py), never the workspace's
+    orders. The page carries the count, so a page is one statement; COUNT alone is for a
+    page past the last."""
+    condition, n = _condition(stage, customer, due)
+    hits = order_search.matching(condition, search, n + 1)
+    n += order_search.PLACEHOLDERS[search]
+    count = Sql(f"SELECT COUNT(*) FROM ({hits}) AS hits")  # noqa: S608 - constant fragments
+    page = Select(  # the orders are read for the page's 50 ids only
+        SearchRow,
+        f"""WITH hits AS ({hits})
+        {_LIST_COLUMNS}, (SELECT COUNT(*) FROM hits)
+        FROM (
+            SELECT id, created_at FROM hits
+            ORDER BY created_at DESC, id DESC LIMIT ${n + 1} OFFSET ${n + 2}
+        ) AS hit JOIN orders o ON o.id = hit.id {_LIST_JOINS}
+        WHERE o.workspace = $1
+        ORDER BY hit.created_at DESC, hit.id DESC""",  # noqa: S608 - constant fragments
     )
     return count, page
 
@@ -116,7 +148,7 @@ async def list_orders(
 ) -> tuple[int, list[ListRow]]:
     """The total and one page (PER_PAGE, newest first) of the orders matching `filters`;
     `today` is 00:00 of today in the workspace's zone (due dates are stored as 00:00 of
-    theirs, so an order due today is not overdue)."""
+    theirs, so an order due today is not overdue). What `q` matches: order_search.py."""
     q = filters.q or None
     if q is not None and cannot_match(q, MAX_SEARCH):
         return 0, []
@@ -130,17 +162,23 @@ async def list_orders(
         args.append(stage)
     if customer_id is not None:
         args.append(customer_id)
-    if q is not None:
-        args.append(contains_pattern(q))
     if due == "overdue":
         args.append(today)
     elif due == "week":
         args += [today, today + dt.timedelta(days=7)]
-    count, rows = _list_statements(stage, customer_id is not None, q is not None, due)
+    offset = (page - 1) * PER_PAGE
     async with statements.connection() as reader:
-        return await statements.counted_page(
-            reader, count, rows, args, PER_PAGE, (page - 1) * PER_PAGE
-        )
+        if q is None:
+            count, rows = _list_statements(stage, customer_id is not None, due)
+            return await statements.counted_page(reader, count, rows, args, PER_PAGE, offset)
+        search = order_search.kind(q)
+        args += order_search.parameters(q, search)
+        count, found = _search_statements(stage, customer_id is not None, due, search)
+        shown = await reader.all(found, *args, PER_PAGE, offset)
+        if shown:
+            return shown[0].matches, list(shown)
+        counted = await reader.row(count, *args) if offset else None  # past the last page
+        return (counted[0] if counted else 0), []
 
 
 # --- the board ---------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from models import clock, db, stock_movements
 from models.accounts import FieldErrors, get_workspace, known_id
 from models.actors import OPERATOR, Actor
 from models.errors import InvalidFields, NotFoundError
+from models.queries.inventory import MAX_CODE
 from models.stock_movements import Change, MovementKind
 from models.tables import Contact, Customer, PriceList, Sku
 
@@ -249,12 +250,22 @@ def _whole(errors: FieldErrors, field: str, value: object) -> int:
     return errors.count(field, int(text))
 
 
+def sku_code(errors: FieldErrors, code: str) -> str:
+    """A SKU code: up to 64 printable characters, any of them (`/`, `..`, `%`, `?` and spaces
+    inside included: the admin's URLs percent-encode it, DECISIONS §21); no tab or other
+    control, no invisible format character."""
+    code = errors.text("code", code, MAX_CODE)
+    if "code" not in errors.errors and not code.isprintable():
+        errors.add("code", "must be printable characters only (no tabs or invisible characters)")
+    return code
+
+
 def sku_values(workspace_id: int, raw: Mapping[str, object]) -> tuple[dict[str, Any], FieldErrors]:
     """Checked column values for one SKU (`reorder_point` optional, default 0)."""
     errors = FieldErrors()
     values: dict[str, Any] = {
         "workspace": workspace_id,
-        "code": errors.text("code", str(raw["code"]), 64),
+        "code": sku_code(errors, str(raw["code"])),
         "style": errors.text("style", str(raw["style"]), 100),
         "brand": errors.text("brand", str(raw["brand"]), 100),
         "colour": errors.text("colour", str(raw["colour"]), 50),
@@ -366,9 +377,11 @@ async def import_skus(
                 for message in messages:
                     errors.add(line, f"{field}: {message}")
             code = values["code"]
-            if code in first_seen:
+            # A refused code (a NUL, say) is not looked up: PostgreSQL would fail on it.
+            if "code" not in row_errors.errors and code in first_seen:
                 errors.add(line, f"code: {code} repeats line {first_seen[code]}")
-            first_seen.setdefault(code, reader.line_num)
+            elif "code" not in row_errors.errors:
+                first_seen[code] = reader.line_num
             rows.append({**values, "line": reader.line_num})
     except csv.Error as exc:
         errors.add(f"line {reader.line_num}", f"unreadable CSV: {exc}")

@@ -16,7 +16,9 @@ import msgspec
 
 from models import clock, db, statements
 from models.actors import Actor
-from models.errors import InvalidFields, NotFoundError
+from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
+from models.queries.filters import MAX_ID, cannot_match
+from models.queries.inventory import MAX_CODE
 from models.stock_movements import MAX_REASON, Change, MovementKind, record
 from models.tables import OrderLine
 
@@ -57,10 +59,14 @@ _RESERVE = statements.Sql(
     "UPDATE skus SET reserved = reserved + $2, updated_at = $3 WHERE id = $1 AND reserved <= $4"
     " RETURNING id, workspace"
 )
+# Consumption takes only stock that is there: the WHERE is checked again on the row as locked
+# (PostgreSQL re-reads it after a concurrent writer commits), so two orders racing for the
+# last units cannot both take them.
 _CONSUME = statements.Sql(
     "UPDATE skus SET on_hand = on_hand - $2, reserved = reserved - $2, updated_at = $3"
-    " WHERE id = $1 RETURNING id, workspace"
+    " WHERE id = $1 AND on_hand >= $2 RETURNING id, workspace"
 )
+_LEVEL = statements.Sql("SELECT code, on_hand FROM skus WHERE id = $1")
 _RELEASE = statements.Sql(
     "UPDATE skus SET reserved = reserved - $2, updated_at = $3 WHERE id = $1"
     " RETURNING id, workspace"
@@ -94,26 +100,27 @@ async def reserve(
     return refused
 
 
-async def _move(
-    sql: statements.Sql,
-    quantities: Mapping[int, int],
-    now: dt.datetime,
-    *,
-    kind: MovementKind,
-    on_hand: bool,
-    order_id: int | None,
-    actor: Actor,
-) -> None:
-    changes: list[Change] = []
-    async with statements.connection() as conn:
-        for sku_id in sorted(quantities):
-            q = quantities[sku_id]
-            row = await conn.row(sql, sku_id, q, now)
-            if row is not None:
-                changes.append(
-                    Change(sku_id, row[1], delta_on_hand=-q if on_hand else 0, delta_reserved=-q)
-                )
-    await record(changes, kind=kind, actor=actor, at=now, order_id=order_id)
+class Short(msgspec.Struct, frozen=True):
+    """A SKU an order needs more of than is on hand."""
+
+    code: str
+    needed: int
+    on_hand: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.code} needs {self.needed:,}, {max(self.on_hand, 0):,} on hand "
+            f"({self.needed - max(self.on_hand, 0):,} short)"
+        )
+
+
+def shortage_message(short: list[Short]) -> str:
+    """The refusal of a move that would consume stock that is not there (docs/orders.md)."""
+    listed = "; ".join(str(s) for s in sorted(short, key=lambda s: s.code))
+    return (
+        f"Not enough stock to start production: {listed}. Receive the stock (adjust on hand) "
+        "first; nothing was changed."
+    )
 
 
 async def consume(
@@ -123,11 +130,25 @@ async def consume(
     order_id: int | None,
     actor: Actor,
 ) -> None:
-    """Once per order, on reaching production: `on_hand -= q`, `reserved -= q`."""
-    await _move(
-        _CONSUME, quantities, now,
-        kind=MovementKind.CONSUMPTION, on_hand=True, order_id=order_id, actor=actor,
-    )  # fmt: skip
+    """Once per order, on reaching production: `on_hand -= q`, `reserved -= q`.
+
+    Refused (RuleRefused naming every short SKU) when a SKU has less than `q` on hand, as an
+    adjustment or an import never makes `on_hand` negative either; the caller's transaction is
+    then rolled back, so no SKU is touched.
+    """
+    changes: list[Change] = []
+    short: list[Short] = []
+    async with statements.connection() as conn:
+        for sku_id in sorted(quantities):
+            q = quantities[sku_id]
+            row = await conn.row(_CONSUME, sku_id, q, now)
+            if row is not None:
+                changes.append(Change(sku_id, row[1], delta_on_hand=-q, delta_reserved=-q))
+            elif (level := await conn.row(_LEVEL, sku_id)) is not None:
+                short.append(Short(code=str(level[0]), needed=q, on_hand=int(level[1])))
+    if short:
+        raise RuleRefused(shortage_message(short))
+    await record(changes, kind=MovementKind.CONSUMPTION, actor=actor, at=now, order_id=order_id)
 
 
 async def release(
@@ -138,17 +159,24 @@ async def release(
     actor: Actor,
 ) -> None:
     """On cancel, for stock not yet consumed: `reserved -= q`."""
-    await _move(
-        _RELEASE, quantities, now,
-        kind=MovementKind.RELEASE, on_hand=False, order_id=order_id, actor=actor,
-    )  # fmt: skip
+    changes: list[Change] = []
+    async with statements.connection() as conn:
+        for sku_id in sorted(quantities):
+            q = quantities[sku_id]
+            row = await conn.row(_RELEASE, sku_id, q, now)
+            if row is not None:
+                changes.append(Change(sku_id, row[1], delta_reserved=-q))
+    await record(changes, kind=MovementKind.RELEASE, actor=actor, at=now, order_id=order_id)
 
 
 # --- adjustments -----------------------------------------------------------------------------
 
 MAX_DELTA = MAX_LEVEL
-_LOCK_SKU = statements.Sql(
-    "SELECT id, on_hand, reserved FROM skus WHERE workspace = $1 AND code = $2 FOR UPDATE"
+_LOCK_BY_CODE = statements.Sql(
+    "SELECT id, code, on_hand, reserved FROM skus WHERE workspace = $1 AND code = $2 FOR UPDATE"
+)
+_LOCK_BY_ID = statements.Sql(
+    "SELECT id, code, on_hand, reserved FROM skus WHERE workspace = $1 AND id = $2 FOR UPDATE"
 )
 _ADJUST = statements.Sql("UPDATE skus SET on_hand = on_hand + $2, updated_at = $3 WHERE id = $1")
 
@@ -161,40 +189,45 @@ class Adjusted(msgspec.Struct, frozen=True):
 
 
 def _check_adjustment(delta: int | None, reason: str) -> tuple[int, str]:
-    errors: dict[str, list[str]] = {}
+    errors = FieldErrors()
     if delta is None:
-        errors["delta"] = ["must be a whole number, e.g. 12 or -3"]
+        errors.add("delta", "must be a whole number, e.g. 12 or -3")
     elif delta == 0:
-        errors["delta"] = ["must not be 0"]
+        errors.add("delta", "must not be 0")
     elif abs(delta) > MAX_DELTA:
-        errors["delta"] = [f"must be between -{MAX_DELTA:,} and {MAX_DELTA:,}"]
-    reason = reason.strip()
-    if not reason:
-        errors["reason"] = ["is required: say why (received, damaged, count…)"]
-    elif len(reason) > MAX_REASON:
-        errors["reason"] = [f"must be at most {MAX_REASON} characters"]
-    if errors:
-        raise InvalidFields(errors)
+        errors.add("delta", f"must be between -{MAX_DELTA:,} and {MAX_DELTA:,}")
+    # One line of text (DECISIONS §21): a NUL or another control is refused, never stored.
+    reason = errors.text("reason", reason, MAX_REASON, required=False)
+    if not reason and "reason" not in errors.errors:
+        errors.add("reason", "is required: say why (received, damaged, count…)")
+    errors.check()
     assert delta is not None  # noqa: S101 - checked above
     return delta, reason
 
 
 async def adjust(
-    *, workspace_id: int, code: str, delta: int | None, reason: str, actor: Actor
+    *, workspace_id: int, sku: int | str, delta: int | None, reason: str, actor: Actor
 ) -> Adjusted:
-    """`on_hand += delta` with a reason (stock received, damaged, a count), one movement.
+    """`on_hand += delta` with a reason (stock received, damaged, a count), one movement; `sku`
+    is the SKU's id (int) or its code (str).
 
     Refused (InvalidFields, nothing changed) when the delta is 0 or not a number, the reason is
-    blank, or the result would leave the column's bounds: above 2,147,483,647, or below 0 for a
-    decrease (an increase may leave a negative `on_hand` still negative, nearer to 0).
+    blank or not one line of text, or the result would leave the column's bounds: above
+    2,147,483,647, or below 0 for a decrease (an increase may leave a negative `on_hand` still
+    negative, nearer to 0).
     """
     delta, reason = _check_adjustment(delta, reason)
     now = clock.now()
     async with db.transaction(), statements.connection() as conn:
-        row = await conn.row(_LOCK_SKU, workspace_id, code) if len(code) <= 64 else None
+        row = None
+        if isinstance(sku, int):
+            if 0 < sku <= MAX_ID:
+                row = await conn.row(_LOCK_BY_ID, workspace_id, sku)
+        elif sku and not cannot_match(sku, MAX_CODE):
+            row = await conn.row(_LOCK_BY_CODE, workspace_id, sku)
         if row is None:
-            raise NotFoundError(f"SKU {code} not found")
-        sku_id, on_hand, reserved = int(row[0]), int(row[1]), int(row[2])
+            raise NotFoundError(f"SKU {sku} not found")
+        sku_id, code, on_hand, reserved = int(row[0]), str(row[1]), int(row[2]), int(row[3])
         after = on_hand + delta
         if after > MAX_LEVEL:
             raise InvalidFields(

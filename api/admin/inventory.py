@@ -3,34 +3,53 @@ adjusting on hand (signed delta, required reason) and the CSV import by upload, 
 `pressline sku import` (models/catalogue.py: all rows or none, errors by line).
 
 Paths: /admin/inventory (`q`, `status=low`, `page`), /inventory/{code} (`page` of movements),
-POST /inventory/{code}/adjust (`delta`, `reason`), POST /inventory/import (multipart `file`).
+POST /inventory/{code}/adjust (`delta`, `reason`; also taken without `/adjust`, the shape the
+route table shows), POST /inventory/import (multipart `file`, up to MAX_UPLOAD). A code is one
+percent-encoded segment, and every SKU also answers at /inventory/id/{id}:
+api/admin/sku_urls.py builds and reads these addresses.
 Staff and owners alike; each change records who made it (models/actors.py).
 """
 
 from __future__ import annotations
 
 import io
+import re
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
 from litestar.datastructures import UploadFile
+from litestar.exceptions import HTTPException
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
+from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
 from api.admin.order_forms import Shown
 from api.admin.pages import page
-from api.admin.security import PREFIX
+from api.admin.sku_urls import ADJUST, PATH, sku_url, target
 from models import catalogue, stock, stock_movements
 from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError
 from models.queries import inventory_pages as queries
 
-SkuCode = Annotated[str, PathParameter(description="SKU code")]
-MAX_UPLOAD = 5 * 1024 * 1024  # a CSV of 20,000 SKUs is about 1.5 MiB
+SkuPath = Annotated[str, PathParameter(description="SKU code (percent-encoded) or id/{id}")]
+MAX_UPLOAD = 5 * 1024 * 1024  # the documented limit of a CSV import; 20,000 SKUs is ~1.5 MiB
+# The multipart form around the file (boundary, part headers, the CSRF field) adds well under
+# this; a larger body is refused with the 413 page before it is read.
+IMPORT_BODY_LIMIT = MAX_UPLOAD + 64 * 1024
+TOO_LARGE = (
+    f"The file is larger than {MAX_UPLOAD // 1024 // 1024} MiB, the most one import takes. "
+    "Nothing was imported: split it into smaller files and import each."
+)
 MOVEMENTS_PAGE = 50
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def too_large(request: Request[Any, Any, Any], _: HTTPException) -> Template:
+    """The import's 413 page: a body past IMPORT_BODY_LIMIT is refused before it is read."""
+    return page(request, "error.html", status_code=413, title="File too large", message=TOO_LARGE)
 
 
 def status_of(row: queries.SkuLine) -> str:
@@ -53,6 +72,7 @@ class InventoryController(Controller):
         *,
         import_errors: dict[str, list[str]] | None = None,
         message: str = "",
+        status_code: int = 422,
     ) -> Template:
         search = request.query_params.get("q", "")[:500]
         low = request.query_params.get("status") == "low"
@@ -62,29 +82,33 @@ class InventoryController(Controller):
         )
         failed = import_errors is not None or bool(message)
         return page(
-            request, "inventory.html", status_code=422 if failed else 200, here="inventory",
+            request, "inventory.html", status_code=status_code if failed else 200, here="inventory",
             title="Inventory", rows=rows, total=total, q=search, low=low,
             page_number=number, more=number * queries.PAGE < total, status_of=status_of,
+            sku_url=sku_url,
             import_errors=import_errors or {}, message=message,
             notice="" if failed else (await flash.take(request)).notice,
         )  # fmt: skip
 
-    @get("/{code:str}")
-    async def show_sku(self, request: Request[Any, Any, Any], code: SkuCode) -> Template:
-        return await self._show(request, code)
+    @get("/{code:path}")
+    async def show_sku(self, request: Request[Any, Any, Any], code: SkuPath) -> Template:
+        named = target(request.scope)
+        if named is None or named.action:
+            raise NotFoundError(code)
+        return await self._show(request, named.sku)
 
     async def _show(
         self,
         request: Request[Any, Any, Any],
-        code: str,
+        ref: int | str,
         *,
         typed: dict[str, str] | None = None,
         errors: dict[str, list[str]] | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
-        row = await queries.sku(workspace_id, code)
+        row = await queries.sku(workspace_id, ref)
         if row is None:
-            raise NotFoundError(f"SKU {code} not found")
+            raise NotFoundError(f"SKU {ref} not found")
         number = page_number(request)
         total, movements = await stock_movements.for_sku(
             workspace_id, row.id, limit=MOVEMENTS_PAGE, offset=(number - 1) * MOVEMENTS_PAGE
@@ -93,29 +117,37 @@ class InventoryController(Controller):
             request, "sku.html", status_code=422 if errors else 200, here="inventory",
             title=f"SKU {row.code}", sku=row, status=status_of(row), movements=movements,
             movement_total=total, page_number=number,
-            more=number * MOVEMENTS_PAGE < total, who=Shown.actor,
+            more=number * MOVEMENTS_PAGE < total, who=Shown.actor, sku_url=sku_url,
             typed=typed or {"delta": "", "reason": ""}, errors=errors or {},
             notice="" if errors else (await flash.take(request)).notice,
         )  # fmt: skip
 
-    @post("/{code:str}/adjust", status_code=303)
-    async def adjust(self, request: Request[Any, Any, Any], code: SkuCode) -> Template | Redirect:
+    @post("/{code:path}", status_code=303)
+    async def adjust(self, request: Request[Any, Any, Any], code: SkuPath) -> Template | Redirect:
+        """`POST …/{code}/adjust`; the route table's shape, `POST …/{code}`, adjusts too."""
+        named = target(request.scope)
+        if named is None or named.action not in ("", ADJUST):
+            raise NotFoundError(code)
         fields = await form(request)
         typed = {"delta": text(fields, "delta").strip(), "reason": text(fields, "reason")}
         delta = whole_number(typed["delta"].removeprefix("+"))  # None: refused by stock.adjust
         try:
             done = await stock.adjust(
-                workspace_id=request.user.workspace_id, code=code, delta=delta,
+                workspace_id=request.user.workspace_id, sku=named.sku, delta=delta,
                 reason=typed["reason"], actor=Actor.user(request.user.user_id),
             )  # fmt: skip
         except InvalidFields as invalid:
-            return await self._show(request, code, typed=typed, errors=invalid.errors)
+            return await self._show(request, named.sku, typed=typed, errors=invalid.errors)
         return await flash.redirect(
-            request, f"{PREFIX}/inventory/{done.code}",
-            f"On hand {delta:+,}: now {done.on_hand:,}.",
-        )  # fmt: skip
+            request, sku_url(done.code, done.sku_id), f"On hand {delta:+,}: now {done.on_hand:,}."
+        )
 
-    @post("/import", status_code=303)
+    @post(
+        "/import",
+        status_code=303,
+        request_max_body_size=IMPORT_BODY_LIMIT,
+        exception_handlers={HTTP_413_REQUEST_ENTITY_TOO_LARGE: too_large},
+    )
     async def import_file(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         data = await request.form()
         upload = data.get("file")
@@ -123,9 +155,7 @@ class InventoryController(Controller):
             return await self._list(request, message="Choose a CSV file to import.")
         content = await upload.read(MAX_UPLOAD + 1)
         if len(content) > MAX_UPLOAD:
-            return await self._list(
-                request, message=f"The file is larger than {MAX_UPLOAD // 1024 // 1024} MiB."
-            )
+            return await self._list(request, message=TOO_LARGE, status_code=413)
         try:
             # utf-8-sig: spreadsheet exports often start with a byte-order mark.
             lines = io.StringIO(content.decode("utf-8-sig"), newline="").readlines()
@@ -137,7 +167,9 @@ class InventoryController(Controller):
             )
         except InvalidFields as invalid:
             return await self._list(request, import_errors=invalid.errors)
+        # The name is only shown; a control character in it (a NUL) is not kept in the notice.
+        name = _CONTROLS.sub("_", upload.filename)
         return await flash.redirect(
-            request, f"{PREFIX}/inventory",
-            f"Imported {len(ids):,} SKU{'' if len(ids) == 1 else 's'} from {upload.filename}.",
+            request, PATH,
+            f"Imported {len(ids):,} SKU{'' if len(ids) == 1 else 's'} from {name}.",
         )  # fmt: skip

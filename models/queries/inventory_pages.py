@@ -1,13 +1,14 @@
 """The admin's inventory pages: the SKU list (search over code, style, brand and colour; the
 low-stock filter of the API: available at or below the reorder point, discontinued excluded)
-and one SKU with its levels. The SKU's movements come from models/stock_movements.py."""
+and one SKU with its levels, by id or code. The SKU's movements come from
+models/stock_movements.py."""
 
 from __future__ import annotations
 
 import functools
 
 from models import statements
-from models.queries.filters import cannot_match, contains_ci, contains_pattern
+from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.queries.inventory import LOW, MAX_CODE, SKU_COLUMNS, SkuRow
 from models.statements import Select, Sql
 
@@ -61,14 +62,21 @@ async def sku_list(
         return await statements.counted_page(reader, count, page, args, PAGE, offset)
 
 
-ONE = Select(
+BY_CODE = Select(
     SkuLine,
     f"SELECT {COLUMNS} FROM skus s WHERE s.workspace = $1 AND s.code = $2",  # noqa: S608
 )
+BY_ID = Select(
+    SkuLine,
+    f"SELECT {COLUMNS} FROM skus s WHERE s.workspace = $1 AND s.id = $2",  # noqa: S608
+)
 
 
-async def sku(workspace_id: int, code: str) -> SkuLine | None:
-    if not code or cannot_match(code, MAX_CODE):
+async def sku(workspace_id: int, ref: int | str) -> SkuLine | None:
+    """The workspace's SKU with this id (an int) or code (a str; exact, any characters)."""
+    if isinstance(ref, int) and not 0 < ref <= MAX_ID:
+        return None
+    if isinstance(ref, str) and (not ref or cannot_match(ref, MAX_CODE)):
         return None
     async with statements.connection() as reader:
-        return await reader.one(ONE, workspace_id, code)
+        return await reader.one(BY_ID if isinstance(ref, int) else BY_CODE, workspace_id, ref)

@@ -10,10 +10,12 @@ import httpx
 
 from models import orders, stock
 from models.actors import OPERATOR
-from models.tables import Sku, StockMovement, User
+from models.tables import Order, Sku, StageChange, StockMovement, User
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import csrf_of, post_form, statement_count
+from tests.api.order_helpers import snapshot
+from tests.models.test_stock_consumption import _short_order
 
 CSV = (
     "code,style,brand,colour,colour_hex,size,on_hand,reorder_point\n"
@@ -108,6 +110,12 @@ async def test_adjust_refusals_change_nothing(shop: Shop) -> None:
         ({"delta": "-6", "reason": "damaged"}, "only 5 on hand to take away"),
         ({"delta": str(stock.MAX_LEVEL), "reason": "typo"}, "above the most a SKU can hold"),
         ({"delta": "99999999999999", "reason": "typo"}, "must be a whole number"),
+        # DECISIONS §21: a NUL (PostgreSQL cannot store it: it was a 500) or another control.
+        ({"delta": "3", "reason": "count\x00"}, "must be one line of text, without control"),
+        ({"delta": "3", "reason": "\x00"}, "must be one line of text, without control"),
+        ({"delta": "3", "reason": "count\x1b[31m"}, "must be one line of text, without control"),
+        ({"delta": "3", "reason": "two\nlines"}, "must be one line of text, without control"),
+        ({"delta": "3", "reason": "r" * 201}, "must be at most 200 characters"),
     ]
     for data, message in cases:
         answer = await post_form(shop.client, url, f"{url}/adjust", data)
@@ -116,6 +124,10 @@ async def test_adjust_refusals_change_nothing(shop: Shop) -> None:
         assert f'value="{data["delta"]}"' in answer.text
     assert (await Sku.objects().where(Sku.code == "CAP").first()).on_hand == 5
     assert await StockMovement.count() == 0
+    # A tab is text; the reason is kept as typed, trimmed.
+    kept = await post_form(shop.client, url, f"{url}/adjust", {"delta": "2", "reason": " a\tb "})
+    assert kept.status_code == 303
+    assert (await StockMovement.select(StockMovement.reason).first())["reason"] == "a\tb"
 
 
 async def test_import_errors_are_shown_per_row_and_nothing_is_kept(shop: Shop) -> None:
@@ -199,15 +211,31 @@ async def test_pages_cost_the_same_statements_for_one_row_or_fifty(
     cost = functools.partial(statement_count, shop.client, statements)
     await factories.sku(shop.ws, "AAA")
     await stock.adjust(
-        workspace_id=shop.ws.id, code="AAA", delta=1, reason="count",
+        workspace_id=shop.ws.id, sku="AAA", delta=1, reason="count",
         actor=OPERATOR,
     )  # fmt: skip
     one_list, one_sku = await cost("/admin/inventory"), await cost("/admin/inventory/AAA")
     for n in range(49):
         await factories.sku(shop.ws, f"B{n:03d}")
         await stock.adjust(
-            workspace_id=shop.ws.id, code="AAA", delta=1, reason="count", actor=OPERATOR
+            workspace_id=shop.ws.id, sku="AAA", delta=1, reason="count", actor=OPERATOR
         )
     assert await cost("/admin/inventory") == one_list
     assert await cost("/admin/inventory/AAA") == one_sku
     assert one_list <= 6, statements
+
+
+async def test_admin_shows_the_shortage_on_the_order_page(shop: Shop):
+    customer = await factories.customer(shop.ws, "Acme Tees")
+    order_id = await _short_order(shop.ws, customer)
+    number = (await Order.select(Order.number).where(Order.id == order_id).first())["number"]
+    page = f"/admin/orders/{number}"
+    before = await snapshot()
+
+    answer = await post_form(shop.client, page, f"{page}/stage", {"to_stage": "in_production"})
+
+    assert answer.status_code == 422
+    assert "CAP needs 5, 2 on hand (3 short)" in answer.text
+    assert "HOOD needs 4, 0 on hand (4 short)" in answer.text
+    assert await snapshot() == before
+    assert await StageChange.count().where(StageChange.order == order_id) == 1

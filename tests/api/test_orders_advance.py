@@ -215,20 +215,20 @@ async def _levels(*skus) -> list[tuple[int, int]]:
 async def test_stock_is_consumed_once_on_reaching_production(client):
     s = await shop()
     tee = await factories.sku(s.ws, "TEE", on_hand=20)
-    cap = await factories.sku(s.ws, "CAP", on_hand=2)
+    cap = await factories.sku(s.ws, "CAP", on_hand=5)
     lines = [line(sku="TEE", quantity=4), line(sku="CAP", quantity=5), line(sku="TEE", quantity=1)]
     order_id = await new_order(client, s, lines=lines)
-    assert await _levels(tee, cap) == [(20, 5), (2, 5)]
+    assert await _levels(tee, cap) == [(20, 5), (5, 5)]
     await move(client, s, order_id, "print_queue")
-    assert await _levels(tee, cap) == [(20, 5), (2, 5)]
+    assert await _levels(tee, cap) == [(20, 5), (5, 5)]
     await move(client, s, order_id, "in_production")
-    assert await _levels(tee, cap) == [(15, 0), (-3, 0)]
+    assert await _levels(tee, cap) == [(15, 0), (0, 0)]
     assert (await Order.select(Order.stock_consumed).where(Order.id == order_id).first())[
         "stock_consumed"
     ]
     # Rework and a second pass through production do not consume again.
     await move(client, s, order_id, "print_queue", "in_production", "qc_pack", "dispatched")
-    assert await _levels(tee, cap) == [(15, 0), (-3, 0)]
+    assert await _levels(tee, cap) == [(15, 0), (0, 0)]
 
 
 @pytest.mark.parametrize("target", ["qc_pack", "dispatched"])

@@ -31,6 +31,7 @@ from models import (
     stage_moves,
 )
 from models.actors import OPERATOR
+from models.mail import queue
 from models.stages import SEQUENCE
 from models.tables import ApiToken, Invoice, User, Workspace
 
@@ -290,6 +291,10 @@ async def _build(workspace_id: int) -> dict[str, int]:
     for number in invoiced[:-2]:
         await invoices.pay_invoice(workspace_id=workspace_id, number=number)
         paid += 1
+    # The moves and proofs above queued their customer emails as live ones would; they are the
+    # shop's past, shown on the order pages but never sent (else the first worker with
+    # SMTP_URL would mail them all at once).
+    await queue.record_sample_history(workspace_id, clock.now())
     return {
         "customers": len(customers),
         "skus": len(rows),

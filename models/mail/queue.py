@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models import db, statements
-from models.mail.status import MessageStatus
+from models.mail.status import MessageStatus, Transport
 from models.statements import Sql
+from models.tables import CustomerMessage
 
 TABLES = ("customer_messages", "staff_notices")
 
@@ -189,3 +190,29 @@ async def record(outcomes: Sequence[Outcome], *, worker: str, now: dt.datetime) 
                 rows = await conn.rows(sql["retry"], *args)
             written += len(rows)
     return written
+
+
+DEMO_REPLY = "sample data made by `pressline demo`: not sent"
+
+
+async def record_sample_history(workspace_id: int, now: dt.datetime) -> int:
+    """The workspace's queued customer messages become history that was never sent: `sent`
+    with transport `demo`, so no worker, with SMTP_URL or without, ever sends them. For the
+    demo's made-up past only (inside its build); returns how many."""
+    rows = (
+        await CustomerMessage.update(
+            {
+                CustomerMessage.status: MessageStatus.SENT,
+                CustomerMessage.transport: Transport.DEMO,
+                CustomerMessage.reply: DEMO_REPLY,
+                CustomerMessage.sent_at: now,
+                CustomerMessage.updated_at: now,
+            }
+        )
+        .where(
+            (CustomerMessage.workspace == workspace_id)
+            & (CustomerMessage.status == MessageStatus.QUEUED)
+        )
+        .returning(CustomerMessage.id)
+    )
+    return len(rows)

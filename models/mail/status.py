@@ -16,3 +16,4 @@ class MessageStatus(StrEnum):
 class Transport(StrEnum):
     SMTP = "smtp"
     LOG = "log"  # SMTP_URL unset: written to the worker's log
+    DEMO = "demo"  # `pressline demo`'s sample history: recorded as sent, never sent

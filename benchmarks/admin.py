@@ -1,12 +1,20 @@
-"""Admin page latency with 10,000 orders and 10,000 deliveries in the workspace.
+"""Admin page latency with 10,000 orders and 10,000 deliveries in the workspace; with
+`--search`, the order list's search at 1,000,000 orders on PostgreSQL.
 
     python -m benchmarks.admin [--orders 10000] [--deliveries 10000] [--requests 200]
+    python -m benchmarks.admin --search [--orders 1000000] [--requests 200]
 
 Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace by
 benchmarks/seed.py (its owner, 1,000 customers, 5,000 SKUs and N orders over three years:
 lines, stage history, artwork, invoices), then one subscription and N deliveries each with an
 attempt, and 500 stock movements for one SKU; starts one uvicorn process and asks each admin
 page sequentially with a logged-in session cookie; prints p50/p95 in ms.
+
+`--search` (PostgreSQL only: the trigram indexes are its): one workspace with its owner and
+10,000 customers (fewer below 100,000 orders) by benchmarks/seed.py, then the orders written by
+one set-based statement (seed.bulk_orders, generate_series) with the search's trigram indexes
+dropped, and built again by the migration's own code (CONCURRENTLY, timed), VACUUM ANALYZE;
+then GET /admin/orders?q=… over HTTP for each kind of term, sequentially, p50/p95 in ms.
 """
 
 from __future__ import annotations
@@ -14,7 +22,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import re
 import time
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -177,12 +187,129 @@ async def run(backend: str, deliveries: int, orders: int, count: int) -> list[li
     return rows
 
 
+# --- the order search at scale (PostgreSQL) -----------------------------------------------------
+
+SEARCH_MIGRATION = "models.migrations.models_2026_11_26t23_10_00_000000"
+MATCHED = re.compile(r">(\d+) orders?[,.]")
+
+
+async def build_search_indexes(url: str) -> float:
+    """Seconds the migration's own code takes to build the search indexes (dropped first)."""
+    import importlib
+
+    from models import db
+
+    migration = importlib.import_module(SEARCH_MIGRATION)
+    engine = db.engine_from_url(url)
+    db.bind(engine)
+    for name in migration.INDEXES:
+        await engine.run_ddl(f"DROP INDEX IF EXISTS {name}")
+    manager = await migration.forwards()
+    began = time.perf_counter()
+    for step in manager.raw:
+        await step()
+    return time.perf_counter() - began
+
+
+async def search_seed(url: str, orders: int) -> tuple[str, dict[str, str], list[str]]:
+    """The workspace, its orders and the search indexes; the session cookie, the terms asked
+    (kind → q) and what the seeding took."""
+    import asyncpg
+
+    from benchmarks import seed as bulk
+    from models import admin_sessions, db
+
+    scale = min(1.0, orders / 100_000)
+    common.run_seed(
+        url, "--workspaces", "1", "--users-per-workspace", "1", "--scale", str(scale),
+        "--orders", "0",
+    )  # fmt: skip
+    notes = []
+    conn = await asyncpg.connect(url)
+    try:
+        began = time.perf_counter()
+        await bulk.bulk_orders(conn, 1, orders)
+        notes.append(
+            f"{orders:,} orders written by one statement in {time.perf_counter() - began:.1f} s"
+        )
+        built = await build_search_indexes(url)
+        notes.append(f"trigram indexes built CONCURRENTLY by the migration in {built:.1f} s")
+        await conn.execute("VACUUM ANALYZE orders")
+        await conn.execute("VACUUM ANALYZE customers")
+        middle = await conn.fetchval(
+            "SELECT number FROM orders WHERE workspace = 1 ORDER BY id OFFSET $1 LIMIT 1",
+            orders // 2,
+        )
+        customer = await conn.fetchval("SELECT name FROM customers ORDER BY id OFFSET 31 LIMIT 1")
+        reference = await conn.fetchval(
+            "SELECT external_ref FROM orders WHERE external_ref IS NOT NULL ORDER BY id "
+            "OFFSET $1 LIMIT 1",
+            orders // 7,
+        )
+        customers = await conn.fetchval("SELECT COUNT(*) FROM customers")
+    finally:
+        await conn.close()
+    notes.insert(0, f"{orders:,} orders and {customers:,} customers in the workspace")
+    engine = db.engine_from_url(url)
+    db.bind(engine)
+    await db.start(engine)
+    cookie = await admin_sessions.create(1, 1)
+    await db.stop(engine)
+    terms = {
+        "whole order number": middle,
+        "number's last digits": middle.rsplit("-", 1)[1],
+        "external reference": reference.lower(),
+        "one customer's name": customer,
+        "name fragment (5% of customers)": "fox",
+        "broad fragment (11% of customers)": "club",
+        "no match": "zzqx",
+        "short: reference or name start": "42",
+        "short, 5% of customers": "Ha",
+    }
+    return cookie, terms, notes
+
+
+def matched(base: str, q: str, cookie: str) -> int:
+    request = urllib.request.Request(  # noqa: S310 - our own server
+        f"{base}/admin/orders?{urllib.parse.urlencode({'q': q})}",
+        headers={"Cookie": f"pressline_session={cookie}"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+        found = MATCHED.search(response.read().decode())
+    return int(found.group(1)) if found else 0
+
+
+async def search(orders: int, count: int) -> None:
+    if not await common.pg_reachable():
+        print(f"note: PostgreSQL not reachable at {common.ADMIN_URL}; the search runs on it only")
+        return
+    rows: list[list[object]] = []
+    async with common.throwaway("postgres", "admin_search") as url:
+        cookie, terms, notes = await search_seed(url, orders)
+        with common.Server(name="admin-search", app="api.app:app", url=url) as server:
+            for kind, q in terms.items():
+                path = f"{server.base}/admin/orders?{urllib.parse.urlencode({'q': q})}"
+                timed(path, cookie, 5)  # warm up (and past the prepared statement's 5 custom plans)
+                p50, p95 = timed(path, cookie, count)
+                rows.append(
+                    [kind, q, f"{matched(server.base, q, cookie):,}", f"{p50:.1f}", f"{p95:.1f}"]
+                )
+    print(common.machine())
+    print("; ".join(notes) + f"; {count} sequential requests per term over HTTP")
+    print(common.table(["term", "q", "matches", "p50 ms", "p95 ms"], rows))
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deliveries", type=int, default=10_000)
-    parser.add_argument("--orders", type=int, default=10_000)
+    parser.add_argument("--orders", type=int, help="default 10,000 (1,000,000 with --search)")
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--search", action="store_true", help="the order search at scale")
     args = parser.parse_args()
+    if args.search:
+        await search(args.orders or 1_000_000, args.requests)
+        return
+    args.orders = args.orders or 10_000
     rows: list[list[object]] = []
     for backend in await common.smoke_backends():
         rows += await run(backend, args.deliveries, args.orders, args.requests)

@@ -528,6 +528,60 @@ class SqliteWriter(Writer):
             self.conn.execute(f'DELETE FROM "{name}"')  # noqa: S608
 
 
+# --- bulk orders (set-based, PostgreSQL) ------------------------------------------------------
+
+# One statement writes `$2` orders for workspace `$1` over the data set's three years (ids and
+# numbers grow with created_at), spread over the workspace's customers, 30% with an external
+# reference (SHOP-<n>); the last 30 days are in the open stages. No lines, history or artwork:
+# what the order list shows and searches, made by the server in seconds, not row by row.
+BULK_ORDERS = """
+WITH picked AS (  -- the workspace's customers, numbered from 0
+    SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM customers WHERE workspace = $1
+), made AS (
+    SELECT i, $3::timestamptz + ($4::interval * (i::float8 / $2)) AS created,
+           ($2 - i)::float8 / $2 * extract(day FROM $4::interval) AS age,
+           (i * 2654435761) % (SELECT COUNT(*) FROM picked) AS k
+    FROM generate_series(1, $2::bigint) AS i
+), numbered AS (
+    SELECT made.*, extract(year FROM created AT TIME ZONE 'UTC')::int AS year,
+           row_number() OVER (
+               PARTITION BY extract(year FROM created AT TIME ZONE 'UTC') ORDER BY i
+           )::int AS seq
+    FROM made
+)
+INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, due_by,
+                    currency, subtotal_cents, tax_cents, total_cents, notes, external_ref,
+                    stock_consumed, created_at, updated_at)
+SELECT $1, picked.id,
+       'ORD-' || year || '-' || CASE WHEN seq < 10000 THEN lpad(seq::text, 4, '0')
+                                     ELSE seq::text END,
+       year, seq,
+       CASE WHEN age > 30 THEN CASE WHEN i % 20 = 0 THEN 'cancelled' ELSE 'dispatched' END
+            ELSE (ARRAY['artwork', 'print_queue', 'in_production', 'qc_pack'])[1 + i % 4] END,
+       CASE WHEN i % 5 < 3 THEN date_trunc('day', created) + interval '14 days' END,
+       'GBP', (i * 7717) % 500000 + 1000, 0, (i * 7717) % 500000 + 1000, '',
+       CASE WHEN i % 10 < 3 THEN 'SHOP-' || i END, false, created, created
+FROM numbered JOIN picked USING (k)
+ORDER BY i
+"""
+BULK_SEQUENCES = """
+INSERT INTO number_sequences (workspace, kind, year, last_value)
+SELECT $1, 'order', number_year, MAX(number_seq) FROM orders WHERE workspace = $1
+GROUP BY number_year
+ON CONFLICT (workspace, kind, year) DO UPDATE SET last_value = EXCLUDED.last_value
+"""
+
+
+async def bulk_orders(conn: Any, workspace_id: int, count: int) -> None:
+    """Add `count` orders to a seeded workspace (its customers exist) on PostgreSQL, by
+    BULK_ORDERS, and move its order numbering past them; the caller analyzes."""
+    async with conn.transaction():
+        await conn.execute("SET LOCAL synchronous_commit = off")
+        await conn.execute("SET LOCAL work_mem = '256MB'")  # the numbering sorts in memory
+        await conn.execute(BULK_ORDERS, workspace_id, count, END - SPAN, SPAN)
+        await conn.execute(BULK_SEQUENCES, workspace_id)
+
+
 # --- main ----------------------------------------------------------------------------------
 
 

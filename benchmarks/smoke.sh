@@ -22,4 +22,5 @@ run benchmarks.hotpaths smoke
 run benchmarks.logins --smoke                   # web RSS through logins sent at once
 run benchmarks.ceiling --smoke
 run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin page answers
+run benchmarks.admin --search --orders 2000 --requests 3  # the order search (PostgreSQL)
 echo "== benchmarks: all smoke runs passed"

@@ -287,8 +287,7 @@ class MailSender:
             return None
         if not is_address(email.recipient):
             error = (
-                f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII "
-                "only); correct the contact's email, then resend"
+                f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII only)"
             )
             log.warning("email failed", extra=_fields(email, error=error))
             return Outcome(email, MessageStatus.FAILED, error=error)

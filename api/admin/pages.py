@@ -96,7 +96,10 @@ def _error(request: Request[Any, Any, Any], status: int, title: str, message: st
 
 def not_logged_in(request: Request[Any, Any, Any], _: NotLoggedIn) -> Response[Any]:
     if request.method == "GET" and "HX-Request" not in request.headers:
-        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        # The raw path: an encoded `/` in a SKU code must come back encoded after the login.
+        raw = request.scope.get("raw_path")
+        path = raw.decode("latin-1") if raw else request.url.path
+        target = path + (f"?{request.url.query}" if request.url.query else "")
         return Redirect(
             path=f"{PREFIX}/login?next={quote(target, safe='/')}", status_code=303, headers=HEADERS
         )

@@ -189,3 +189,25 @@ async def test_updated_since_follows_stock_changes(client):
 
     assert [(row["code"], row["reserved"]) for row in body["data"]] == [("MOVED", 5)]
     assert still.id != moved.id
+
+
+async def test_codes_with_slashes_and_dots_are_listed_found_and_ordered(client):
+    """The API has no path holding a code (spec 4.8: the list only; an order line names its
+    SKU in the body): a code with `/` or `..` is listed, found by `search` and reserved by an
+    order line like any other (DECISIONS §21)."""
+    ws, _, auth = await factories.account()
+    for code in ("TEE/BLK/M", "../up", "A%2FB"):
+        await factories.sku(ws, code, on_hand=5)
+    for search, found in (("/", ["../up", "TEE/BLK/M"]), ("..", ["../up"]), ("%2F", ["A%2FB"])):
+        answer = await client.get("/api/v1/inventory", params={"search": search}, headers=auth)
+        assert answer.status_code == 200
+        assert sorted(row["code"] for row in answer.json()["data"]) == found, search
+    customer = await factories.customer(ws)
+    line = {"description": "Tee", "quantity": 2, "unit_price_cents": 900, "sku": "../up"}
+    created = await client.post(
+        "/api/v1/orders", json={"customer_id": customer.id, "lines": [line]}, headers=auth
+    )
+    assert created.status_code == 201, created.text
+    assert created.json()["lines"][0]["sku"] == "../up"
+    reserved = await Sku.select(Sku.code, Sku.reserved).where(Sku.reserved > 0)
+    assert reserved == [{"code": "../up", "reserved": 2}]

@@ -87,7 +87,7 @@ def stored_name(sent: str, content_type: str) -> str:
     if len(name) > MAX_FILE_NAME:
         stem, dot, extension = name.rpartition(".")
         kept = dot + extension if stem and len(extension) <= _MAX_EXTENSION else ""
-        name = name[: MAX_FILE_NAME - len(kept)] + kept
+        name = name[: MAX_FILE_NAME - len(kept)].rstrip() + kept
     return name
 
 

@@ -264,7 +264,9 @@ class MailSender:
         async def run(lane: _Lane | None) -> None:
             while pending and not self.stopping and not broken:
                 email = pending.popleft()
-                outcome = self._log(email) if lane is None else await self._attempt(lane, email)
+                outcome = _not_an_address(email)
+                if outcome is None:
+                    outcome = self._log(email) if lane is None else await self._attempt(lane, email)
                 if outcome is None:
                     continue
                 try:
@@ -285,12 +287,6 @@ class MailSender:
         budget = (email.lease_expires_at - self.now()).total_seconds() - LEASE_MARGIN
         if budget < self.config.timeout:
             return None
-        if not is_address(email.recipient):
-            error = (
-                f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII only)"
-            )
-            log.warning("email failed", extra=_fields(email, error=error))
-            return Outcome(email, MessageStatus.FAILED, error=error)
         try:
             message = compose(email, self.config.sender)
             async with asyncio.timeout(self.config.timeout):
@@ -336,6 +332,16 @@ class MailSender:
         return Outcome(
             email, MessageStatus.SENT, reply="written to the log", transport=Transport.LOG
         )
+
+
+def _not_an_address(email: Email) -> Outcome | None:
+    """A recipient stored before DECISIONS §21 that is not an address: the message fails at
+    once, whatever the transport, with the reason kept (None for a good one)."""
+    if is_address(email.recipient):
+        return None
+    error = f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII only)"
+    log.warning("email failed", extra=_fields(email, error=error))
+    return Outcome(email, MessageStatus.FAILED, error=error)
 
 
 def _fields(email: Email, **more: object) -> dict[str, object]:

@@ -128,3 +128,13 @@ async def test_a_stored_reply_to_that_is_not_ascii_is_left_out(smtp: MailServer,
     assert by_recipient["ruth@acme.example"].message["Reply-To"] == "hello@shop.example"
     assert all(_head_is_ascii(r) for r in smtp.received)
     assert {r["status"] for r in (await _rows()).values()} == {"sent"}
+
+
+async def test_without_smtp_url_a_stored_bad_address_fails_the_same_way(make_sender):
+    s = await shop()
+    good, bad = await _queued(s, "c1@example.com"), await _queued(s, "tøm@exämple.com")
+    await make_sender(None).drain()
+    rows = await _rows()
+    assert rows[good]["status"] == "sent"
+    assert (rows[bad]["status"], rows[bad]["attempts"]) == ("failed", 1)
+    assert "'tøm@exämple.com' is not an email address" in rows[bad]["last_error"]

@@ -38,6 +38,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from litestar.utils.scope.state import ScopeState
 
 from api import links
+from api.admin.form_data import read_form
 from models import admin_sessions
 from models.admin_sessions import AdminUser
 
@@ -155,12 +156,12 @@ class AdminCSRFMiddleware(MiddlewareProtocol):
                 value = minted = secrets.token_urlsafe(32)
         expected = csrf_token(self.key, kind, value)
         if request.method not in _SAFE_METHODS:
+            # Read here for every handler (once: it is kept for them), so text that is not
+            # UTF-8 is the reader's 400 whether the token comes in the form or a header.
+            fields = await read_form(request)
             sent = request.headers.get(CSRF_HEADER)
-            if sent is None and request.content_type[0] in {
-                "application/x-www-form-urlencoded",
-                "multipart/form-data",
-            }:
-                sent = (await request.form()).get(CSRF_FIELD)
+            if sent is None:
+                sent = fields.get(CSRF_FIELD)
             if minted or not isinstance(sent, str) or not hmac.compare_digest(sent, expected):
                 raise PermissionDeniedException("CSRF token verification failed")
         ScopeState.from_scope(scope).csrf_token = expected

@@ -82,6 +82,8 @@ def normalise_newlines(value: str) -> str:
     return value.replace("\r\n", "\n").replace("\r", "\n")
 
 
+_DECIMAL_TEXT = re.compile(r"-?[0-9]{1,20}(?:\.[0-9]{1,20})?")
+
 UNSTORABLE_LINE = "must be one line of text, without control characters"
 UNSTORABLE_TEXT = "must be text, without control characters other than tabs and line breaks"
 
@@ -129,9 +131,15 @@ class FieldErrors:
         return value
 
     def percent(self, field: str, value: Decimal | str) -> Decimal:
-        """A percentage from 0 to 100 with at most two decimal places (the columns' precision)."""
+        """A percentage from 0 to 100 with at most two decimal places (the columns' precision).
+        Typed text is ASCII digits with an optional point (not `1_0`, `1e1` nor other scripts'
+        digits, which Decimal would read)."""
+        text = value.strip() if isinstance(value, str) else str(value)
+        if isinstance(value, str) and not _DECIMAL_TEXT.fullmatch(text):
+            self.add(field, "must be a number")
+            return Decimal(0)
         try:
-            number = Decimal(str(value).strip())
+            number = Decimal(text)
         except InvalidOperation:
             self.add(field, "must be a number")
             return Decimal(0)

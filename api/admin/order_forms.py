@@ -7,25 +7,33 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal, InvalidOperation
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import msgspec
 
-from api.admin.forms import text
+from api.admin.forms import text, whole_number
 from api.validation import decode_body
 from models import clock, orders
+from models import money as amounts
 from models.errors import InvalidFields
 from models.queries.order_pages import OPEN
-from models.schemas.orders import AdvanceRequest, OrderCreate
+from models.schemas.orders import MAX_UNIT_PRICE_CENTS, AdvanceRequest, OrderCreate
 from models.stages import SEQUENCE
 from models.statements import when
 
-LINE_FIELD = re.compile(r"^lines-(\d{1,3})-(description|sku|quantity|unit_price)$")
 LINE_PARTS = ("description", "sku", "quantity", "unit_price")
-PRICE = re.compile(r"^\d{1,9}(\.\d{1,2})?$")
-PRICE_MESSAGE = "Enter the unit price as an amount with at most two decimals, e.g. 4.50."
+# A line's fields are `lines-<number>-<part>`; numbers only order the lines (the page numbers
+# new ones after the highest), up to six digits. A field named for a line's part whose number
+# is not one of these is refused, never left out silently.
+LINE_FIELD = re.compile(r"lines-(0|[1-9][0-9]{0,5})-(description|sku|quantity|unit_price)")
+ANY_LINE_FIELD = re.compile(r"lines-.*-(description|sku|quantity|unit_price)", re.DOTALL)
+UNREAD_LINES = (
+    "A line could not be read: its fields are numbered past what this page sends "
+    "({names}). Reload the page and add the line again."
+)
+PRICE_MESSAGE = amounts.REFUSED
+PRICE_TOO_HIGH = f"The unit price must be at most {MAX_UNIT_PRICE_CENTS // 100:,}.00."
 STAGE_NAMES = {
     "artwork": "Artwork",
     "print_queue": "Print queue",
@@ -45,7 +53,10 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
     """What was typed, to show again: the fields and each line that has anything in it (in
     the order of their numbers), one empty line when none has."""
     numbers = sorted(
-        {int(found[1]) for name in fields if (found := LINE_FIELD.match(name))}
+        {int(found[1]) for name in fields if (found := LINE_FIELD.fullmatch(name))}
+    )  # fmt: skip
+    unread = sorted(
+        name for name in fields if ANY_LINE_FIELD.fullmatch(name) and not LINE_FIELD.fullmatch(name)
     )  # fmt: skip
     lines = []
     for number in numbers:
@@ -57,6 +68,7 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
         "due_by": text(fields, "due_by").strip(),
         "external_ref": text(fields, "external_ref").strip(),
         "lines": lines or [{"number": 0, **dict.fromkeys(LINE_PARTS, "")}],
+        "unread": [name for name in unread if text(fields, name).strip()],
     }
 
 
@@ -65,18 +77,10 @@ def _filled(line: dict[str, Any]) -> bool:
 
 
 def _number_or_text(value: str) -> int | str:
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 12 else value
-
-
-def _cents(value: str) -> int | None:
-    """`4.50` (or `4.5`, `4`, `1,204.50`) in minor units; None when it is not such an amount."""
-    value = value.replace(",", "")
-    if not PRICE.match(value):
-        return None
-    try:
-        return int(Decimal(value) * 100)
-    except InvalidOperation:
-        return None
+    """A whole number as the API's JSON would carry it (so `-2` is "at least 1", not "not an
+    integer"), anything else as the text typed."""
+    number = whole_number(value)
+    return value if number is None else number
 
 
 def order_request(typed: dict[str, Any]) -> OrderCreate:
@@ -89,6 +93,8 @@ def order_request(typed: dict[str, Any]) -> OrderCreate:
         if typed[name]:
             body[name] = typed[name]
     own: dict[str, list[str]] = {}
+    if typed.get("unread"):
+        own["lines"] = [UNREAD_LINES.format(names=", ".join(typed["unread"][:3]))]
     for index, line in enumerate(line for line in typed["lines"] if _filled(line)):
         item: dict[str, Any] = {"description": line["description"]}
         if line["sku"]:
@@ -96,15 +102,20 @@ def order_request(typed: dict[str, Any]) -> OrderCreate:
         if line["quantity"]:
             item["quantity"] = _number_or_text(line["quantity"])
         if line["unit_price"]:
-            cents = _cents(line["unit_price"])
-            if cents is None:
-                own[f"lines.{index}.unit_price"] = [PRICE_MESSAGE]
-            item["unit_price_cents"] = cents or 0
+            cents = amounts.cents(line["unit_price"])
+            if cents is None or cents > MAX_UNIT_PRICE_CENTS:
+                own[f"lines.{index}.unit_price"] = [
+                    PRICE_MESSAGE if cents is None else PRICE_TOO_HIGH
+                ]
+                cents = 0  # refused here: the API's bound would say it again in minor units
+            item["unit_price_cents"] = cents
         body["lines"].append(item)
     try:
         request = decode_body(msgspec.json.encode(body), OrderCreate)
     except InvalidFields as invalid:
-        raise InvalidFields({**own, **invalid.errors}) from None
+        for key, messages in invalid.errors.items():
+            own.setdefault(key, []).extend(messages)
+        raise InvalidFields(own) from None
     if own:
         raise InvalidFields(own)
     return request

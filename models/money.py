@@ -1,0 +1,34 @@
+"""Amounts as people type them (DECISIONS §20): the one reading of every money field of the
+admin, in minor units, exact (integer arithmetic).
+
+Accepted: `1250`, `1250.5`, `1,250.00` (commas between groups of three, with the decimals),
+and `12,50` (a comma followed by one or two final digits is the decimal point). Anything else
+is refused with an example, `1,250` included: it reads as 1250 to some and 1.25 to others.
+Digits are ASCII only (Arabic-Indic or full-width digits are not amounts here)."""
+
+from __future__ import annotations
+
+import re
+
+_AMOUNT = re.compile(
+    r"(?P<whole>[0-9]{1,15})(?:[.,](?P<part>[0-9]{1,2}))?"  # 1250, 1250.5, 12,50
+    r"|(?P<grouped>[0-9]{1,3}(?:,[0-9]{3})+)\.(?P<grouped_part>[0-9]{1,2})",  # 1,250.00
+    re.ASCII,
+)
+REFUSED = (
+    "Type an amount with at most two decimals, e.g. 1250, 1250.50, 1,250.50 or 12,50 "
+    "(a comma before the last one or two digits is the decimal point)."
+)
+
+
+def cents(text: str) -> int | None:
+    """`text` (surrounding spaces ignored) in minor units, or None when it is not an amount
+    written one of the accepted ways."""
+    found = _AMOUNT.fullmatch(text.strip())
+    if found is None:
+        return None
+    whole = found["whole"] or found["grouped"].replace(",", "")
+    part = found["part"] or found["grouped_part"] or ""
+    if len(whole) > 15:  # a grouped amount past any price
+        return None
+    return int(whole) * 100 + int(part.ljust(2, "0"))

@@ -658,7 +658,7 @@ async def seed_waiting(outbox: Outbox, ws: int, count: int) -> None:
 
 
 CLAIM_TYPES = ("timestamptz", "integer", "integer", "integer", "timestamptz", "text",
-               "integer[]", "timestamptz[]")  # fmt: skip
+               "integer[]", "timestamptz[]", "integer[]")  # fmt: skip
 
 
 def claim_args(now: dt.datetime) -> list[Any]:
@@ -667,7 +667,7 @@ def claim_args(now: dt.datetime) -> list[Any]:
     from daemon import claim
 
     args: list[Any] = [now, PER_SUBSCRIPTION, DEACTIVATE_AFTER, 1024,
-                       now + dt.timedelta(seconds=60), "bench-claim", [], []]  # fmt: skip
+                       now + dt.timedelta(seconds=60), "bench-claim", [], [], []]  # fmt: skip
     used = max(int(n) for n in re.findall(r"\$(\d+)", claim.PG_CLAIM))
     return args[:used]
 
@@ -826,7 +826,8 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any] | None
         try:
             report["raw"] = await raw_loop(receiver, args.deliveries)
             print(f"  raw signed-POST loop: {report['raw']['per_s']:,.0f}/s", flush=True)
-            daemon = start_daemon(url, Path(tmp) / "daemon.log", args.poll_interval)
+            cap = {"WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION": str(args.per_subscription)}
+            daemon = start_daemon(url, Path(tmp) / "daemon.log", args.poll_interval, **cap)
             ws_hanging = None
             try:
                 if args.beside_hanging:  # hanging tenants, each with a backlog, beside the drain
@@ -968,6 +969,10 @@ def parse_args() -> argparse.Namespace:
         help="claim cost (PostgreSQL): subscriptions waiting on a retry; none to skip",
     )  # fmt: skip
     parser.add_argument("--claim-repetitions", type=int, default=CLAIM_REPETITIONS)
+    parser.add_argument(
+        "--per-subscription", type=int, default=PER_SUBSCRIPTION,
+        help="WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION for the throughput, latency and fairness runs",
+    )  # fmt: skip
     parser.add_argument("--plans", action="store_true", help="print the claim's plans")
     parser.add_argument("--only", choices=["claim"], help="run only this part")
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")

@@ -87,17 +87,17 @@ STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE
 #   own columns, a plan no statistics turn into a scan of the table), until $4 of them have
 #   room (one at its cap is passed uncounted). A subscription backing off is not reached; one
 #   whose value is stale (its due rows are leased) is, and the claim sets it right.
-# - `done`: this worker's finished successes not written yet ($7 ids, $8 their leases), locked
-#   (FOR SHARE, before any subscription) and kept only while the lease holds, so a result
-#   written meanwhile is not subtracted twice; one whose result is being written right now is
-#   skipped (its slot frees when that commits). They free their subscription's cap slot, not
-#   its failure room.
+# - `locked`: those subscriptions, locked; `subs`: their room. This worker's finished successes
+#   not written yet ($7 ids, $8 their leases, $9 their subscriptions) free their
+#   subscription's cap slot, not its failure room, while their lease holds: counted by
+#   webhook_unwritten under the subscription's lock, from a snapshot of its own, so a result
+#   written meanwhile (which locks the subscription too) is never subtracted twice.
 # - `counted`: in_flight grows by what was taken, and `next_due_at` becomes the earliest
 #   pending, unleased delivery left (webhook_next_due: a snapshot taken after the lock, so a
 #   delivery committed meanwhile is seen; one inserted later waits for this lock through its
 #   foreign key and lowers the value again by trigger).
 # $1 now, $2 the per-subscription cap, $3 the deactivation limit, $4 the worker's room,
-# $5 lease end, $6 worker, $7 finished successes' ids, $8 their leases.
+# $5 lease end, $6 worker, $7 finished successes' ids, $8 their leases, $9 their subscriptions.
 PG_CLAIM = """
 WITH RECURSIVE walk(id, next_due_at, n) AS (
     (SELECT s.id, s.next_due_at,
@@ -116,30 +116,27 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
         ORDER BY s.next_due_at, s.id LIMIT 1
     ) x
     WHERE w.n < $4
-), done AS MATERIALIZED (
-    SELECT d.id, d.subscription
-    FROM unnest($7::integer[], $8::timestamptz[]) AS f(id, lease)
-    JOIN webhook_deliveries d ON d.id = f.id
-    WHERE f.lease > $1 AND d.lease_expires_at = f.lease AND d.leased_by = $6
-      AND d.status = 'pending'
-    ORDER BY d.id
-    FOR SHARE OF d SKIP LOCKED
-), freed AS (
-    SELECT subscription, COUNT(*)::integer AS n FROM done GROUP BY subscription
-), subs AS MATERIALIZED (
-    SELECT s.id, s.in_flight,
-        LEAST($2 - s.in_flight + COALESCE(f.n, 0), $3 - s.consecutive_failures - s.in_flight)
-            AS room
+), mine AS (
+    SELECT sub, COUNT(*)::integer AS n FROM unnest($9::integer[]) AS m(sub) GROUP BY sub
+), locked AS MATERIALIZED (
+    SELECT s.id, s.in_flight, s.consecutive_failures, COALESCE(m.n, 0) AS mine
     FROM webhook_subscriptions s
-    LEFT JOIN freed f ON f.subscription = s.id
+    LEFT JOIN mine m ON m.sub = s.id
     -- The walk has done the choosing: `s` is found by its primary key, and the rest is checked
     -- again on the row's latest version (it is locked).
     WHERE s.id = ANY(ARRAY(SELECT id FROM walk))
       AND s.is_active AND COALESCE(s.next_due_at, 'infinity') <= $1
-      AND s.in_flight - COALESCE(f.n, 0) < $2 AND s.consecutive_failures + s.in_flight < $3
+      AND s.in_flight - COALESCE(m.n, 0) < $2 AND s.consecutive_failures + s.in_flight < $3
     ORDER BY s.next_due_at, s.id
     LIMIT $4
     FOR UPDATE OF s SKIP LOCKED
+), subs AS MATERIALIZED (
+    SELECT l.id, l.in_flight,
+        LEAST($2 - l.in_flight + f.n, $3 - l.consecutive_failures - l.in_flight) AS room
+    FROM locked l CROSS JOIN LATERAL (
+        SELECT CASE WHEN l.mine > 0 THEN webhook_unwritten(l.id, $6, $1, $7, $8) ELSE 0 END AS n
+    ) f
+    WHERE l.in_flight - f.n < $2
 ), due AS (
     SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription, subs.room
     FROM subs CROSS JOIN LATERAL (

@@ -10,7 +10,8 @@ locked, from a fresh snapshot (`webhook_next_due`, VOLATILE: it sees what commit
 lock, and a delivery inserted later waits for the claim's lock through its foreign key, then
 its trigger lowers the value again). The claim walks `subscriptions_due` — active
 subscriptions by `next_due_at` — and stops at the first not due: its cost follows the work due
-now (daemon/claim.py, PG_CLAIM).
+now (daemon/claim.py, PG_CLAIM). `webhook_unwritten` counts, under the same lock, a worker's
+finished successes whose results are not written yet: they free their subscription's cap.
 
 PostgreSQL only: SQLite keeps its simpler claim (one worker per database), and its schema is
 unchanged."""
@@ -58,6 +59,25 @@ POSTGRES_ONLY = [
               AND d.id <> ALL(taken)
             ORDER BY d.next_attempt_at, d.id
             LIMIT 1
+        );
+    END
+    $$
+    """,
+    # How many of `ids` (with their `leases`) are still leased by `worker` to `sub`, pending:
+    # a worker's finished successes whose results are not written yet. Called by a claim
+    # that holds the subscription's lock, with a snapshot of its own: a result written before
+    # the lock is seen (and is in in_flight already), one written after it cannot commit
+    # before the claim does (writing results locks the subscription).
+    """
+    CREATE OR REPLACE FUNCTION webhook_unwritten(
+        sub integer, worker text, now timestamptz, ids integer[], leases timestamptz[]
+    ) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+        RETURN (
+            SELECT COUNT(*) FROM unnest(ids, leases) AS f(id, lease)
+            JOIN webhook_deliveries d ON d.id = f.id
+            WHERE d.subscription = sub AND f.lease > now AND d.lease_expires_at = f.lease
+              AND d.leased_by = worker AND d.status = 'pending'
         );
     END
     $$

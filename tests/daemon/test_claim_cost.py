@@ -79,13 +79,14 @@ async def test_a_claim_reads_the_due_work_only_whatever_the_statistics_say(
     try:
         await _seed(conn, ws.id, due.id, now)
         types = (
-            "timestamptz, integer, integer, integer, timestamptz, text, integer[], timestamptz[]"
+            "timestamptz, integer, integer, integer, timestamptz, text, integer[], timestamptz[], "
+            "integer[]"
         )
         await conn.execute(f"PREPARE claim_q({types}) AS {claim.PG_CLAIM}")
         lease = now + dt.timedelta(seconds=60)
         execute = (
             f"EXECUTE claim_q('{now.isoformat()}', 4, 20, 1024, '{lease.isoformat()}', 'w', "
-            "'{}', '{}')"
+            "'{}', '{}', '{}')"
         )
         for mode in ("custom", "generic"):  # the plan cache's choice, either way
             transaction = conn.transaction()

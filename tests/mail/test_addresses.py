@@ -107,3 +107,20 @@ async def test_the_command_line_refuses_bad_addresses_and_writes_nothing(pressli
         "contact", "add", "--customer", customer.id, "--name", "Dana", "--email", ACCEPTED[1]
     )
     assert added.code == 0, added.err
+
+
+async def test_a_contact_stored_before_the_rule_still_shows_and_can_be_corrected(
+    browser: httpx.AsyncClient, owner: Workspace
+):
+    customer = await factories.customer(owner)
+    stored = await factories.contact(customer, email="<dana@acme.example>", is_primary=True)
+    url = f"/admin/customers/{customer.id}"
+    page = await browser.get(url)
+    assert page.status_code == 200 and "&lt;dana@acme.example&gt;" in page.text
+    edit = f"{url}/contacts/{stored.id}"
+    kept = await post_form(browser, edit, edit, {"name": "Dana", "email": "<dana@acme.example>"})
+    assert kept.status_code == 422 and MESSAGE in kept.text
+    fixed = await post_form(browser, edit, edit, {"name": "Dana", "email": "dana@acme.example"})
+    assert fixed.status_code == 303, fixed.text
+    row = await Contact.select(Contact.email).where(Contact.id == stored.id).first()
+    assert row["email"] == "dana@acme.example"

@@ -90,6 +90,16 @@ async def test_the_customers_comment_and_name_with_control_characters_are_refuse
     }
 
 
+async def test_a_huge_comment_is_refused_naming_its_length(staff, customer):
+    s = await shop(staff)
+    await upload(s, png())
+    link = await last_link()
+    refused = await _answer(customer, link, "changes", comment="x" * 200_000)
+    assert refused.status_code == 422
+    assert "Please keep it to 2,000 characters (this is 200,000)." in refused.text
+    await _unanswered(s)
+
+
 async def test_a_note_sent_as_a_file_is_no_note(staff):
     s = await shop(staff)
     page = await staff.get(f"/admin/orders/{s.order.number}/artwork")

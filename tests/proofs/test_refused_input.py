@@ -10,7 +10,7 @@ import httpx
 from models.tables import Artwork, ArtworkProof, CustomerMessage, WebhookEvent
 from tests.admin.support import csrf_of
 from tests.proofs.files import png
-from tests.proofs.support import Shop, form_token, last_link, shop, upload
+from tests.proofs.support import Shop, form_token, last_link, shop, upload, upload_raw
 
 NOTE_REFUSED = "The note must be text, without control characters other than tabs and line breaks."
 COMMENT_REFUSED = "Please write your comment as plain text"
@@ -113,3 +113,13 @@ async def test_a_note_sent_as_a_file_is_no_note(staff):
     )
     assert done.status_code == 303
     assert await ArtworkProof.select(ArtworkProof.note).output(as_list=True) == [""]
+
+
+async def test_an_upload_whose_note_or_name_is_not_utf8_is_a_400_and_stores_nothing(staff):
+    s = await shop(staff)
+    for name, note in ((b"front.png", b"Left \xff\xfe chest"), (b"front\xff.png", b"")):
+        refused = await upload_raw(s, png(), name, note=note)
+        assert refused.status_code == 400, (name, note)
+    assert await ArtworkProof.count() == 0
+    assert await CustomerMessage.count() == 0
+    assert await _artwork(s) == ("awaiting_proof", 0)

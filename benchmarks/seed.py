@@ -532,8 +532,9 @@ class SqliteWriter(Writer):
 
 # One statement writes `$2` orders for workspace `$1` over the data set's three years (ids and
 # numbers grow with created_at), spread over the workspace's customers, 30% with an external
-# reference (SHOP-<n>); the last 30 days are in the open stages. No lines, history or artwork:
-# what the order list shows and searches, made by the server in seconds, not row by row.
+# reference (SHOP-<n>); the last 30 days are in the open stages; each with its artwork row
+# (BULK_ARTWORK). No lines or history: what the order list shows and searches, made by the
+# server, not row by row.
 BULK_ORDERS = """
 WITH picked AS (  -- the workspace's customers, numbered from 0
     SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM customers WHERE workspace = $1
@@ -564,6 +565,13 @@ SELECT $1, picked.id,
 FROM numbered JOIN picked USING (k)
 ORDER BY i
 """
+BULK_ARTWORK = """
+INSERT INTO artwork (workspace, "order", status, version, approved_at, updated_at)
+SELECT workspace, id,
+       CASE WHEN stage = 'artwork' THEN 'awaiting_approval' ELSE 'approved' END,
+       1, CASE WHEN stage <> 'artwork' THEN created_at END, created_at
+FROM orders WHERE workspace = $1
+"""
 BULK_SEQUENCES = """
 INSERT INTO number_sequences (workspace, kind, year, last_value)
 SELECT $1, 'order', number_year, MAX(number_seq) FROM orders WHERE workspace = $1
@@ -579,6 +587,7 @@ async def bulk_orders(conn: Any, workspace_id: int, count: int) -> None:
         await conn.execute("SET LOCAL synchronous_commit = off")
         await conn.execute("SET LOCAL work_mem = '256MB'")  # the numbering sorts in memory
         await conn.execute(BULK_ORDERS, workspace_id, count, END - SPAN, SPAN)
+        await conn.execute(BULK_ARTWORK, workspace_id)
         await conn.execute(BULK_SEQUENCES, workspace_id)
 
 

@@ -19,6 +19,7 @@ matches cost, not what the workspace holds, and no plan walks the workspace's or
 from __future__ import annotations
 
 import enum
+import re
 
 from models.queries.filters import contains_ci, contains_pattern, starts_pattern
 
@@ -30,7 +31,9 @@ class Search(enum.StrEnum):
     SHORT = "short"  # reference is the term, or customer name starts with it
 
 
-PLACEHOLDERS = {Search.CONTAINS: 1, Search.SHORT: 2}  # the values `parameters` gives
+PLACEHOLDERS = {Search.CONTAINS: 2, Search.SHORT: 2}  # the values `parameters` gives
+# A term shaped like (the end of) an order number, ORD-<year>-<sequence>: its sequence digits.
+NUMBER_SHAPED = re.compile(r"(?:ord-)?(?:\d{4}-)?(\d{3,})")
 
 
 def kind(term: str) -> Search:
@@ -43,8 +46,18 @@ def kind(term: str) -> Search:
 def parameters(term: str, search: Search) -> list[object]:
     """The values `matching` reads, in its placeholders' order."""
     if search is Search.CONTAINS:
-        return [contains_pattern(term)]
+        return [contains_pattern(term), number_lookup(term)]
     return [term.lower(), starts_pattern(term)]
+
+
+def number_lookup(term: str) -> str:
+    """What the number's trigram index is asked for `term`: the term itself, but for a term
+    shaped like an order number only its sequence digits. Every number starts `ORD-<year>-`,
+    so the trigrams of ORD and of the year are in every order's (or a third of them) and
+    reading them cost 40-100 ms at 1,000,000 orders; the whole term is then checked on the
+    few orders the digits find."""
+    shaped = NUMBER_SHAPED.fullmatch(term.lower())
+    return contains_pattern(shaped.group(1)) if shaped else contains_pattern(term)
 
 
 def matching(condition: str, search: Search, first: int) -> str:
@@ -54,8 +67,12 @@ def matching(condition: str, search: Search, first: int) -> str:
     disjoint lists: no duplicates to sort out, however many orders match). The term's values
     take placeholders from `$first` (`parameters`)."""
     if search is Search.CONTAINS:
-        term = f"${first}"
-        own = f"({contains_ci('o.number', term)} OR {contains_ci('o.external_ref', term)})"
+        term, lookup = f"${first}", f"${first + 1}"
+        # `|| ''`: the same text, but not the indexed expression, so the index is asked for
+        # `lookup` alone (number_lookup) and the whole term is checked on what it finds
+        unindexed = "o.number || ''"
+        number = f"{contains_ci('o.number', lookup)} AND {contains_ci(unindexed, term)}"
+        own = f"(({number}) OR {contains_ci('o.external_ref', term)})"
         name = contains_ci("c.name", term)
     else:
         own = f"LOWER(o.external_ref) = ${first}"

@@ -6,14 +6,14 @@ connections (the engine's pool, never the webhook store's), and a timeout on eve
 so a slow or dead mail server never holds up a webhook, nor the reverse.
 
 Each poll claims a batch and sends it through the lanes; each message's outcome is recorded
-as soon as its attempt ends (its own short transaction), before the lane takes the next, so
-a worker that dies can only send again the one message each lane had in flight. Temporary
-failures (refused or lost connection, timeout, SMTP 4xx) are retried on the webhook schedule
-(daemon/retry.py); a permanent refusal (5xx) fails the row at once with the server's reply
-kept; so does an address that is not one (DECISIONS §21: rows stored before the rule) and
-any unexpected error in one message, which never stops the rest of its batch. A message
-whose lease would run out before its attempt could finish is not sent: it waits for its
-lease to lapse and is claimed again.
+as soon as its attempt ends (outcomes that end together share one short write), before its
+lane takes the next, so a worker that dies can only send again the one message each lane had
+in flight. Temporary failures (refused or lost connection, timeout, SMTP 4xx) are retried on
+the webhook schedule (daemon/retry.py); a permanent refusal (5xx) fails the row at once with
+the server's reply kept; so does an address that is not one (DECISIONS §21: rows stored
+before the rule) and any unexpected error in one message, which never stops the rest of its
+batch. A message whose lease would run out before its attempt could finish is not sent: it
+waits for its lease to lapse and is claimed again.
 """
 
 from __future__ import annotations
@@ -254,12 +254,13 @@ class MailSender:
             log.warning("the mail job did not finish in time; its leases will lapse")
 
     async def _send_all(self, emails: list[Email], lanes: list[_Lane]) -> None:
-        """Each lane takes the next message, tries it, records its outcome, then takes another:
-        at any moment a lane holds at most one message whose outcome is not yet written. When
-        a write fails (the database is away), no lane takes another message (the rest wait for
-        their leases to lapse) and the error goes to the drain."""
+        """Each lane takes the next message, tries it, waits for its outcome to be written,
+        then takes another: at any moment a lane holds at most one message whose outcome is
+        not yet written. When a write fails (the database is away), no lane takes another
+        message (the rest wait for their leases to lapse) and the error goes to the drain."""
         pending = deque(emails)
         broken: list[Exception] = []
+        recorder = _Recorder(self.worker, self.now)
 
         async def run(lane: _Lane | None) -> None:
             while pending and not self.stopping and not broken:
@@ -270,7 +271,7 @@ class MailSender:
                 if outcome is None:
                     continue
                 try:
-                    await queue.record([outcome], worker=self.worker, now=self.now())
+                    await recorder.record(outcome)
                 except Exception as exc:
                     broken.append(exc)
 
@@ -332,6 +333,40 @@ class MailSender:
         return Outcome(
             email, MessageStatus.SENT, reply="written to the log", transport=Transport.LOG
         )
+
+
+class _Recorder:
+    """Writes outcomes as their attempts end. Outcomes that end while a write is in flight
+    share the next one (a group commit): with many lanes this costs about one transaction per
+    lane's round rather than per message (on SQLite each transaction opens a connection),
+    and no lane goes on before its own outcome is written."""
+
+    def __init__(self, worker: str, now: Callable[[], dt.datetime]) -> None:
+        self.worker, self.now = worker, now
+        self.waiting: list[tuple[Outcome, asyncio.Future[None]]] = []
+        self.writing: asyncio.Task[None] | None = None
+
+    async def record(self, outcome: Outcome) -> None:
+        """Return once `outcome` is written (raise what the write raised)."""
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.append((outcome, done))
+        if self.writing is None or self.writing.done():
+            self.writing = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self.waiting:
+            batch, self.waiting = self.waiting, []
+            try:
+                await queue.record([o for o, _ in batch], worker=self.worker, now=self.now())
+            except Exception as exc:
+                for _, done in batch:
+                    if not done.done():  # its lane may have been cancelled meanwhile
+                        done.set_exception(exc)
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
 
 
 def _not_an_address(email: Email) -> Outcome | None:

@@ -23,4 +23,5 @@ run benchmarks.logins --smoke                   # web RSS through logins sent at
 run benchmarks.ceiling --smoke
 run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin page answers
 run benchmarks.admin --search --orders 2000 --requests 3  # the order search (PostgreSQL)
+run benchmarks.inventory_import --smoke         # the SKU CSV import, 50 KiB
 echo "== benchmarks: all smoke runs passed"

@@ -7,13 +7,14 @@ command line and the demo builder only pass values through.
 from __future__ import annotations
 
 import csv
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from models import clock, db, stock_movements
+from models import clock, db, statements, stock_movements
 from models.accounts import FieldErrors, get_workspace, known_id
 from models.actors import OPERATOR, Actor
 from models.errors import InvalidFields, NotFoundError
@@ -27,7 +28,7 @@ SLUG_LENGTH = 100
 HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 SKU_COLUMNS = ("code", "style", "brand", "colour", "colour_hex", "size", "on_hand")
 SKU_OPTIONAL_COLUMNS = ("reorder_point",)
-INSERT_BATCH = 200  # rows per INSERT statement, well under SQLite's bound-variable limit
+INSERT_BATCH = 200  # rows per INSERT statement: 2,200 parameters, under SQLite's limit
 
 
 def slugify(name: str) -> str:
@@ -292,6 +293,27 @@ async def _existing_codes(workspace_id: int, codes: list[str]) -> set[str]:
     return found
 
 
+_SKU_COLUMNS = (
+    "workspace", "code", "style", "brand", "colour", "colour_hex", "size", "on_hand",
+    "reorder_point",
+)  # fmt: skip
+_SKU_WIDTH = len(_SKU_COLUMNS) + 2  # and created_at, updated_at
+
+
+@functools.lru_cache(maxsize=16)
+def _skus_insert(count: int) -> statements.Sql:
+    """One INSERT of `count` SKUs, returning each one's id and on_hand."""
+    rows = ", ".join(
+        "(" + ", ".join(f"${1 + row * _SKU_WIDTH + n}" for n in range(_SKU_WIDTH)) + ")"
+        for row in range(count)
+    )
+    columns = ", ".join(_SKU_COLUMNS)
+    return statements.Sql(
+        f"INSERT INTO skus ({columns}, created_at, updated_at) VALUES {rows}"  # noqa: S608
+        " RETURNING id, on_hand"
+    )
+
+
 async def create_skus(
     workspace_id: int,
     rows: list[dict[str, Any]],
@@ -300,8 +322,9 @@ async def create_skus(
     actor: Actor = OPERATOR,
 ) -> list[int]:
     """Insert checked SKU values in one transaction; any code already in use refuses all.
-    Each SKU's initial `on_hand` is recorded as a stock movement of `kind` by `actor`."""
-    async with db.transaction():
+    Each SKU's initial `on_hand` is recorded as a stock movement of `kind` by `actor`.
+    Plain SQL, INSERT_BATCH rows a statement: a 5 MiB import is tens of thousands of rows."""
+    async with db.transaction(), statements.connection() as conn:
         await get_workspace(workspace_id)
         taken = await _existing_codes(workspace_id, [row["code"] for row in rows])
         if taken:
@@ -309,13 +332,15 @@ async def create_skus(
         now = clock.now()
         ids: list[int] = []
         for start in range(0, len(rows), INSERT_BATCH):
-            batch = [
-                Sku(**row, created_at=now, updated_at=now)
-                for row in rows[start : start + INSERT_BATCH]
+            batch = rows[start : start + INSERT_BATCH]
+            args = [
+                value
+                for row in batch
+                for value in (*(row[column] for column in _SKU_COLUMNS), now, now)
             ]
-            inserted = await Sku.insert(*batch).returning(Sku.id, Sku.on_hand)
-            ids.extend(row["id"] for row in inserted)
-            initial = [Change(r["id"], workspace_id, delta_on_hand=r["on_hand"]) for r in inserted]
+            inserted = await conn.rows(_skus_insert(len(batch)), *args)
+            ids.extend(int(row[0]) for row in inserted)
+            initial = [Change(int(r[0]), workspace_id, delta_on_hand=int(r[1])) for r in inserted]
             await stock_movements.record(initial, kind=kind, actor=actor, at=now)
     return ids
 

@@ -24,13 +24,15 @@ from litestar import Litestar
 
 from api.app import create_app
 from models import db
-from tests import factories
+from tests import factories, fuzzing
 from tests.api.test_events import record_every_event
 
 # A bounded, repeatable run by default (well under a minute per engine); for a deeper search
-# set PRESSLINE_FUZZ_EXAMPLES=500 PRESSLINE_FUZZ_RANDOM=1.
-MAX_EXAMPLES = int(os.environ.get("PRESSLINE_FUZZ_EXAMPLES", "30"))
-DETERMINISTIC = os.environ.get("PRESSLINE_FUZZ_RANDOM", "") != "1"
+# set PRESSLINE_FUZZ_PROFILE=long (tests/fuzzing.py), or PRESSLINE_FUZZ_EXAMPLES=500
+# PRESSLINE_FUZZ_RANDOM=1.
+LONG = fuzzing.NAME == "long"
+MAX_EXAMPLES = int(os.environ.get("PRESSLINE_FUZZ_EXAMPLES", "300" if LONG else "30"))
+DETERMINISTIC = os.environ.get("PRESSLINE_FUZZ_RANDOM", "") != "1" and not LONG
 
 
 def without_lifespan(app: Litestar) -> Any:

@@ -36,9 +36,11 @@ from tests.security.fuzz_values import (
     urlencoded,
 )
 
-HOSTILE_IDS = [
-    "0", "-1", "99999999999999999999", "9223372036854775808", "2147483648", "..", ".", "a b",
-    "ü", "\x00", "x" * 300, "ORD-0000", "'", "1.5", "1e3", "١٢", "%", "\r\n",
+# Numbers past every column's range (PostgreSQL integer and bigint), and names of nothing.
+HOSTILE_NUMBERS = ["0", "-1", "2147483648", "-2147483649", "9223372036854775808", "9" * 20]
+HOSTILE_NAMES = [
+    "..", ".", "a b", "ü", "\x00", "x" * 300, "ORD-0000", "'", "1.5", "1e3", "\u0661\u0662",
+    "%", "\r\n", "TEE/BLK/M", "../x",
 ]  # fmt: skip
 PROOF_CSRF_FIELD = "_csrf"
 BIG = 1024 * 1024 + 10
@@ -93,7 +95,7 @@ def paths(draw: st.DrawFn, site: Site, route: WriteRoute) -> tuple[str, list[str
     for name in PARAM.findall(route.template):
         which = draw(weighted(own=8, other=1, hostile=1))
         if which == "hostile":
-            value: Any = draw(st.sampled_from(HOSTILE_IDS))
+            value: Any = draw(st.sampled_from(HOSTILE_NUMBERS) | st.sampled_from(HOSTILE_NAMES))
         else:
             value = site.path_ids(which)[name]
         if which != "own":
@@ -146,15 +148,14 @@ def form_request(
     if draw(one_in(6)):  # a field the form does not have
         stray = draw(hostile_text()).encode("utf-8", "surrogatepass")[:200]
         fields.append((stray, draw(field_bytes([]))))
-    if csrf not in {"none", "in_header"}:
-        fields.insert(0, (token_field.encode(), token.encode()))
-    if csrf == "in_header":
-        headers["x-csrftoken"] = token
-
     encoding = draw(weighted(multipart=6, urlencoded=2, json=1, odd=1) if files else
                     weighted(urlencoded=5, multipart=3, json=1, odd=1))  # fmt: skip
     if encoding != "urlencoded":
         notes.append(encoding)
+    if csrf == "in_header" or (encoding == "json" and token_field == CSRF_FIELD):
+        headers["x-csrftoken"] = token  # as a script would send it
+    elif csrf != "none":
+        fields.insert(0, (token_field.encode(), token.encode()))
     if encoding == "urlencoded":
         body = urlencoded(fields + [(p.name, p.data) for p in files])
     elif encoding == "multipart":

@@ -177,6 +177,9 @@ class Site:
             "sku": [own["code"], other["code"]],
             "email": [self.owner.email, "new.person@example.com", "ann@example.com"],
             "password": [PASSWORD],
+            "description": ["Front print"],
+            "quantity": [10, 1],
+            "unit_price_cents": [450, 0],
         }
 
 

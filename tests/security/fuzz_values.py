@@ -60,9 +60,10 @@ def hostile_text() -> st.SearchStrategy[str]:
     return st.one_of(
         st.sampled_from(WORDS),
         _around(st.sampled_from(CONTROLS + ODD)),
+        _around(st.just("\x00")),  # the one PostgreSQL cannot store in text
         st.text(max_size=30),
         st.builds(lambda w, n: w * n, st.sampled_from(["x", "é", "😀", "\x00", "\u0661"]),
-                  st.sampled_from([10_001, 70_000, 200_000])),
+                  st.sampled_from([10_001, 70_000])),  # huge, yet under the 1 MiB body limit
     )  # fmt: skip
 
 

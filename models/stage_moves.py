@@ -1,7 +1,8 @@
 """Moving an order to another stage, with every side effect in one transaction.
 
 The policy (what is refused) is the table in models/stages.py; this module applies an allowed
-move: stage and history, stock consumption (once), dispatch details and the invoice, the
+move: stage and history, stock consumption (once; refused, with nothing kept, when a SKU has
+less on hand than the order needs: models/stock.py), dispatch details and the invoice, the
 customer message and the outbox rows. The order row is locked (PostgreSQL) and re-read inside
 the transaction, so two simultaneous moves of one order run one after the other.
 """

@@ -3,7 +3,7 @@ search looks inside (models/queries/order_search.py), so a search reads the orde
 instead of every order of the workspace.
 
 The indexes are built CONCURRENTLY, so a release on a database that already holds many orders
-does not block order writes while they build (about 17 s for 1,000,000 orders, docs/
+does not block order writes while they build (17-21 s for 1,000,000 orders, docs/
 benchmarks.md); PostgreSQL refuses that inside a transaction, so this migration runs without
 one. An index left INVALID by a build that failed (a release cancelled midway) is dropped and
 built again by the next run. `fastupdate = off`: GIN's pending list (rows written since the last

@@ -524,6 +524,6 @@ async def test_input_the_database_cannot_take_is_refused_not_crashed(pressline, 
         assert_refused(await pressline(command), "not found")
     path = write_csv(tmp_path, SKU_HEADER + "N1,T\x00ee,Gildan,Red,#000000,S,1\n")
     run = await pressline(f"sku import --workspace {ws_id} {path}")
-    assert_refused(run, "line 2: style: contains characters that cannot be stored")
+    assert_refused(run, "line 2: style: must be one line of text, without control characters")
     run = await pressline(f"customer create --workspace {ws_id} --name 'Bad \udcff byte'")
-    assert_refused(run, "name: contains characters that cannot be stored")
+    assert_refused(run, "name: must be one line of text, without control characters")

@@ -9,6 +9,7 @@ aiosmtpd server, and webhook delivery throughput with and without mail in the sa
    outbox drain (benchmarks.webhooks' receiver and rows), so mail's cost to webhooks shows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.mail
+    DATABASE_URL=… python -m benchmarks.mail --mail-only --rounds 5   # step 2 only
     python -m benchmarks.mail --smoke
 """
 
@@ -187,6 +188,14 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                 rounds["mail"].append(
                     await mail_alone(outbox, worker, server_pid, ws, ids, args.messages)
                 )
+                if args.mail_only:
+                    mail = rounds["mail"][-1]
+                    print(
+                        f"  round {n + 1}: mail {mail['per_s']:,.0f}/s, "
+                        f"{mail['worker_cpu_ms_per_message']:.2f} ms worker CPU each",
+                        flush=True,
+                    )
+                    continue
                 rounds["alone"].append(
                     await webhook_throughput(outbox, receiver, worker, ws, args.deliveries)
                 )
@@ -211,8 +220,9 @@ async def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                 )
             report["rounds"] = rounds
             report["mail"] = _median(rounds["mail"])
-            report["webhooks"] = _median(rounds["alone"])
-            report["webhooks_with_mail"] = _median(rounds["with"])
+            if not args.mail_only:
+                report["webhooks"] = _median(rounds["alone"])
+                report["webhooks_with_mail"] = _median(rounds["with"])
         finally:
             stop_daemon(worker)
             await outbox.execute("DELETE FROM customer_messages WHERE workspace = ?", ws)
@@ -231,8 +241,7 @@ def _median(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def summarise(report: dict[str, Any]) -> str:
-    mail, alone, both = report["mail"], report["webhooks"], report["webhooks_with_mail"]
-    ratio = both["per_s"] / alone["per_s"]
+    mail = report["mail"]
     rounds = len(report["rounds"]["mail"])
     rows = [
         (f"mail alone, one worker (median of {rounds})", f"{mail['per_s']:,.0f} messages/s",
@@ -241,14 +250,9 @@ def summarise(report: dict[str, Any]) -> str:
          f"{mail['smtp_server_cpu_ms_per_message']:.2f} ms)",
          f">= {TARGETS['messages_per_s']:.0f}/s"
          + (" met" if mail["per_s"] >= TARGETS["messages_per_s"] else " missed")),
-        (f"webhooks alone (median of {rounds})", f"{alone['per_s']:,.0f} deliveries/s",
-         f"{alone['received']:,}/{alone['deliveries']:,} received", "-"),
-        (f"webhooks with mail queued (median of {rounds})",
-         f"{both['per_s']:,.0f} deliveries/s ({ratio:.2f}x)",
-         f"{both['received']:,}/{both['deliveries']:,} received; "
-         f"{report['mail_during_webhooks']:,} messages sent meanwhile",
-         ">= 0.90x alone" + (" met" if ratio >= TARGETS["webhook_ratio"] else " missed")),
     ]  # fmt: skip
+    if "webhooks" in report:
+        rows += _webhook_rows(report, rounds)
     return "\n".join(
         [
             f"## mail on {report['database']} ({report['kind']})",
@@ -257,6 +261,20 @@ def summarise(report: dict[str, Any]) -> str:
             common.table(["path", "figure", "detail", "target"], rows),
         ]
     )
+
+
+def _webhook_rows(report: dict[str, Any], rounds: int) -> list[tuple[str, str, str, str]]:
+    alone, both = report["webhooks"], report["webhooks_with_mail"]
+    ratio = both["per_s"] / alone["per_s"]
+    return [
+        (f"webhooks alone (median of {rounds})", f"{alone['per_s']:,.0f} deliveries/s",
+         f"{alone['received']:,}/{alone['deliveries']:,} received", "-"),
+        (f"webhooks with mail queued (median of {rounds})",
+         f"{both['per_s']:,.0f} deliveries/s ({ratio:.2f}x)",
+         f"{both['received']:,}/{both['deliveries']:,} received; "
+         f"{report['mail_during_webhooks']:,} messages sent meanwhile",
+         ">= 0.90x alone" + (" met" if ratio >= TARGETS["webhook_ratio"] else " missed")),
+    ]  # fmt: skip
 
 
 def parse_args() -> argparse.Namespace:
@@ -268,6 +286,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--poll-interval", type=float, default=1.0)
     parser.add_argument(
         "--rounds", type=int, default=3, help="alone / with mail, alternated; medians shown"
+    )
+    parser.add_argument(
+        "--mail-only", action="store_true", help="mail alone only: no webhook rounds"
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")
@@ -304,8 +325,13 @@ def main() -> None:
         r
         for r in reports
         if r["mail"]["sent"] < r["mail"]["messages"]
-        or r["mail_during_webhooks"] < r["mail"]["messages"]
-        or r["webhooks_with_mail"]["received"] < r["webhooks_with_mail"]["deliveries"]
+        or (
+            "webhooks" in r
+            and (
+                r["mail_during_webhooks"] < r["mail"]["messages"]
+                or r["webhooks_with_mail"]["received"] < r["webhooks_with_mail"]["deliveries"]
+            )
+        )
     ]
     if lost:
         raise SystemExit("messages or deliveries were lost")

@@ -137,8 +137,8 @@ def _header_text(value: str) -> bytes:
 
 
 def is_address(address: str) -> bool:
-    """`local@domain`, ASCII (DECISIONS §21): the one rule the admin, the CLI and the API apply
-    when an address is typed, checked again here for rows stored before it."""
+    """`local@domain`, ASCII (DECISIONS §21): the one rule every typed address meets (admin,
+    command line), checked again here for rows stored before it."""
     return EMAIL.fullmatch(address) is not None
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from models import db
 from models.statements import watch
-from models.tables import Order
+from models.tables import Customer, Order
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import statement_count
@@ -36,20 +36,23 @@ async def found(shop: Shop, q: str, **query: str) -> set[str]:
     return numbers(page)
 
 
-async def renumber(order: Order, number: str) -> Order:
-    await Order.update({Order.number: number}).where(Order.id == order.id)
-    order.number = number
-    return order
+async def order(shop: Shop, customer: Customer, number: str, **fields: Any) -> Order:
+    """An order of `customer` numbered `number` (the factory's numbers follow a counter shared
+    by the whole run, so they could contain the digits searched for)."""
+    made = await factories.order(shop.ws, customer, **fields)
+    await Order.update({Order.number: number}).where(Order.id == made.id)
+    made.number = number
+    return made
 
 
 async def test_a_term_is_looked_for_inside_number_reference_and_customer_name(shop: Shop) -> None:
     acme = await factories.customer(shop.ws, "Acme Tees")
     fox = await factories.customer(shop.ws, "Harbour Fox Club")
-    by_ref = await factories.order(shop.ws, acme, external_ref="WEB-7731")
-    by_number = await renumber(await factories.order(shop.ws, acme), "ORD-2026-7731")
-    by_name = await factories.order(shop.ws, fox)
-    percent = await factories.order(shop.ws, fox, external_ref="PO-100%-X")
-    plain = await factories.order(shop.ws, fox, external_ref="PO-1000")
+    by_ref = await order(shop, acme, "ORD-2026-0001", external_ref="WEB-7731")
+    by_number = await order(shop, acme, "ORD-2026-7731")
+    by_name = await order(shop, fox, "ORD-2026-0002")
+    percent = await order(shop, fox, "ORD-2026-0003", external_ref="PO-100%-X")
+    plain = await order(shop, fox, "ORD-2026-0004", external_ref="PO-1000")
     other = await factories.workspace()
     await factories.order(
         other, await factories.customer(other, "Acme Tees"), external_ref="WEB-7731"
@@ -76,10 +79,10 @@ async def test_a_short_term_is_the_reference_or_the_start_of_the_name(shop: Shop
     match nearly everything; the reference equal to the term, or the name starting with it."""
     ab = await factories.customer(shop.ws, "AB Studio")
     lab = await factories.customer(shop.ws, "Lab Co")
-    ref_42 = await factories.order(shop.ws, lab, external_ref="42")
-    ref_ab = await factories.order(shop.ws, lab, external_ref="Ab")
-    ab_order = await factories.order(shop.ws, ab, external_ref="X-142")
-    await renumber(await factories.order(shop.ws, lab), "ORD-2026-0042")
+    ref_42 = await order(shop, lab, "ORD-2026-0001", external_ref="42")
+    ref_ab = await order(shop, lab, "ORD-2026-0002", external_ref="Ab")
+    ab_order = await order(shop, ab, "ORD-2026-0003", external_ref="X-142")
+    await order(shop, lab, "ORD-2026-0042")
 
     assert await found(shop, "42") == {ref_42.number}
     assert await found(shop, "aB") == {ref_ab.number, ab_order.number}

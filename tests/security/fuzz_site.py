@@ -178,6 +178,7 @@ class Site:
             "email": [self.owner.email, "new.person@example.com", "ann@example.com"],
             "password": [PASSWORD],
             "description": ["Front print"],
+            "note": ["Logo 10 cm wide, centred"],
             "quantity": [10, 1],
             "unit_price_cents": [450, 0],
         }

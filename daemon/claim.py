@@ -159,7 +159,9 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
         picked.rank = picked.room AS filled
 ), counted AS (
     UPDATE webhook_subscriptions s SET in_flight = s.in_flight + COALESCE(c.n, 0),
-        next_due_at = webhook_next_due(s.id, COALESCE(c.ids, '{}'))
+        -- A subscription given all its room may have more due: its value stays (it is due).
+        next_due_at = CASE WHEN c.n = subs.room THEN s.next_due_at
+            ELSE webhook_next_due(s.id, COALESCE(c.ids, '{}')) END
     FROM subs LEFT JOIN (
         SELECT subscription, COUNT(*) AS n, array_agg(id) AS ids FROM taken GROUP BY subscription
     ) c ON c.subscription = subs.id

@@ -117,9 +117,11 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     ) x
     WHERE w.n < $4
 ), mine AS (
-    SELECT sub, COUNT(*)::integer AS n FROM unnest($9::integer[]) AS m(sub) GROUP BY sub
+    SELECT sub, COUNT(*)::integer AS n, array_agg(id) AS ids, array_agg(lease) AS leases
+    FROM unnest($7::integer[], $8::timestamptz[], $9::integer[]) AS m(id, lease, sub)
+    GROUP BY sub
 ), locked AS MATERIALIZED (
-    SELECT s.id, s.in_flight, s.consecutive_failures, COALESCE(m.n, 0) AS mine
+    SELECT s.id, s.in_flight, s.consecutive_failures, COALESCE(m.n, 0) AS mine, m.ids, m.leases
     FROM webhook_subscriptions s
     LEFT JOIN mine m ON m.sub = s.id
     -- The walk has done the choosing: `s` is found by its primary key, and the rest is checked
@@ -134,7 +136,8 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     SELECT l.id, l.in_flight,
         LEAST($2 - l.in_flight + f.n, $3 - l.consecutive_failures - l.in_flight) AS room
     FROM locked l CROSS JOIN LATERAL (
-        SELECT CASE WHEN l.mine > 0 THEN webhook_unwritten(l.id, $6, $1, $7, $8) ELSE 0 END AS n
+        SELECT CASE WHEN l.mine > 0 THEN webhook_unwritten(l.id, $6, $1, l.ids, l.leases)
+            ELSE 0 END AS n
     ) f
     WHERE l.in_flight - f.n < $2
 ), due AS (

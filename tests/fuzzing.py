@@ -8,12 +8,13 @@ in `.hypothesis/` and tried first next time (docs/security.md, "Fuzzing").
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 
 # The fuzz tests share one shop between the examples of a test (a function-scoped fixture),
 # build large bodies on purpose and run against a database: those checks do not apply.
-_SHARED = {
+_SHARED: dict[str, Any] = {
     "deadline": None,
     "suppress_health_check": list(HealthCheck),
     "print_blob": True,

@@ -14,7 +14,7 @@ PARAM = re.compile(r"\{(\w+)(?::\w+)?\}")
 
 def api_routes(app: Litestar) -> list[tuple[str, str]]:
     """(method, path template) of every GET/POST route under /api/v1."""
-    found = []
+    found: list[tuple[str, str]] = []
     for route in app.routes:
         if isinstance(route, HTTPRoute) and route.path.startswith("/api/v1"):
             template = PARAM.sub(r"{\1}", route.path)

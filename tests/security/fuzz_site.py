@@ -233,10 +233,10 @@ async def open_site(
     site = Site(app, client, owner, own, other, await factories.headers(owner))
     await site.keep_session()
     login = await site.get("/admin/login", cookie="")
-    site.pre_session = login.cookies.get("pressline_presession", "")
+    site.pre_session = login.cookies.get("pressline_presession") or ""
     site.pre_csrf = csrf_of(login)
-    other = await admin_sessions.create(other_owner.id, other_ws.id)
-    site.other_csrf = csrf_of(await site.get("/admin/", cookie=f"pressline_session={other}"))
+    theirs = await admin_sessions.create(other_owner.id, other_ws.id)
+    site.other_csrf = csrf_of(await site.get("/admin/", cookie=f"pressline_session={theirs}"))
     await _read_forms(site, routes, route)
     return site
 

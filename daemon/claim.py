@@ -141,7 +141,7 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     ) f
     WHERE l.in_flight - f.n < $2
 ), due AS (
-    SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription, subs.room
+    SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription
     FROM subs CROSS JOIN LATERAL (
         SELECT d.id, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS rank
         FROM webhook_deliveries d
@@ -151,15 +151,14 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
         LIMIT subs.room
     ) x
 ), picked AS (
-    SELECT id, rank, room FROM due ORDER BY rank, in_flight, subscription LIMIT $4
+    SELECT id FROM due ORDER BY rank, in_flight, subscription LIMIT $4
 ), taken AS (
     UPDATE webhook_deliveries d SET lease_expires_at = $5, leased_by = $6
     FROM picked
     -- Checked again on the row's latest version: the statement's snapshot predates the
     -- subscription locks, so another claim may have leased it meanwhile.
     WHERE d.id = picked.id AND d.status = 'pending' AND d.leased_by IS NULL
-    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at,
-        picked.rank = picked.room AS filled
+    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at
 ), counted AS (
     UPDATE webhook_subscriptions s SET in_flight = s.in_flight + COALESCE(c.n, 0),
         -- A subscription given all its room may have more due: its value stays (it is due).
@@ -171,8 +170,7 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     WHERE s.id = subs.id
 )
 SELECT t.id, t.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
-    CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret,
-    bool_or(t.filled) OVER (PARTITION BY t.subscription) AS filled
+    CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret
 FROM taken t
 JOIN webhook_events e ON e.id = t.event
 JOIN webhook_subscriptions s ON s.id = t.subscription
@@ -242,9 +240,6 @@ class Claimed:
     body: bytes
     previous_secret: str | None = None
     worker: str | None = None  # set for an expired lease: the worker that held it
-    # The claim gave its subscription all the room it had: more may be due, so the end of
-    # this attempt, if it succeeds, is worth a claim (its slot frees before the write).
-    filled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,11 +290,8 @@ def started(taken: Iterable[Any]) -> list[tuple[int, int]]:
     return sorted(counts.items())
 
 
-def claimed(
-    rows: Iterable[Any], expires: dt.datetime, filled: set[int] | None = None
-) -> list[Claimed]:
-    """Rows of CLAIMED or PG_CLAIM (oldest due first) as deliveries to send; `filled`: the
-    subscriptions given all their room (PG_CLAIM says it per row)."""
+def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
+    """Rows of CLAIMED or PG_CLAIM (oldest due first) as deliveries to send."""
     return [
         Claimed(
             id=row["id"],
@@ -312,7 +304,6 @@ def claimed(
             event_id=row["event_id"],
             body=str(row["body"]).encode("utf-8"),
             previous_secret=row["previous_secret"],
-            filled=row["subscription"] in filled if filled is not None else row["filled"],
         )
         for row in rows
     ]

@@ -6,10 +6,8 @@ first of every subscription before the second of any) and each claimed delivery 
 once by one of the worker's senders, up to WEBHOOK_CONCURRENCY attempts in flight per worker
 (a bound on memory and sockets, not a queue). A receiver that hangs holds its own
 subscription's few attempts and nothing else. An attempt that succeeds frees its
-subscription's slot as it ends (the claim no longer counts it against the cap, though the
-failure limit does until it is written), and if that subscription had more due, the worker
-claims again at once: one subscription's rate is bounded by its cap over the receiver's answer
-time plus a claim, not by the writing of results. When results are written, the
+subscription's slot as it ends: the next claim no longer counts it against the cap (the
+failure limit does, until it is written). When results are written, the
 subscriptions' room frees and the worker claims again; when sends end while more was due than
 the worker had room for, it claims again without waiting for the write. Attempts whose worker
 died are found by their expired lease and recorded as failed.
@@ -299,8 +297,6 @@ class Dispatcher:
         )
         if outcome.succeeded:
             self.succeeded[item.id] = item
-            if item.filled:  # its subscription had more due: its slot is free now
-                self._slot_free()
         self.recorder.add((item, outcome))  # from here on the attempt is the recorder's
 
     async def run_once(self) -> int:

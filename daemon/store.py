@@ -341,7 +341,6 @@ class SqliteStore:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
-        filled: set[int] = set()
 
         def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
             freed: dict[int, int] = {}
@@ -351,22 +350,18 @@ class SqliteStore:
                         freed[row[0]] = freed.get(row[0], 0) + 1
             candidates = _run(conn, claims.CANDIDATES, now, limits.deactivate_after)
             due: list[tuple[int, int, int]] = []
-            room_of: dict[int, int] = {}
             for order, (sub, room) in enumerate(claims.rooms(candidates, limits, freed)):
                 rows = _run(conn, claims.DUE, sub, now, room)
                 due.extend((row[0], rank, order) for rank, row in enumerate(rows, start=1))
-                room_of[sub] = room
             ids = claims.fair(due, limits.room)
             if not ids:
                 return []
             taken = _run(conn, claims.TAKE, ids, worker, expires)
             for sub, count in claims.started(taken):
                 _run(conn, claims.STARTED, sub, count)
-                if count == room_of[sub]:
-                    filled.add(sub)
             return _run(conn, claims.CLAIMED, [row[0] for row in taken], worker, expires, now)
 
-        return claims.claimed(await self._run(work), expires, filled)
+        return claims.claimed(await self._run(work), expires)
 
     async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
         before = claims.claimed_before(now, lease)

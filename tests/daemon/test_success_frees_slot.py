@@ -105,7 +105,7 @@ async def test_unwritten_successes_free_cap_slots_but_not_failure_room(
     rules = support.limits(room=100, per_subscription=CAP, deactivate_after=20)
 
     first = await store.claim(worker="a", limits=rules, now=now, lease=30)
-    assert len(first) == CAP and all(c.filled for c in first)
+    assert len(first) == CAP
     assert await store.claim(worker="a", limits=rules, now=now, lease=30) == []
     # Two ended in success, not written: two more may start, and the others still count.
     again = await store.claim(worker="a", limits=rules, now=now, lease=30, succeeded=first[:2])

@@ -116,9 +116,13 @@ class Settings(msgspec.Struct, frozen=True, rename="upper", kw_only=True):
                 parse_smtp_url(self.smtp_url)
             except ValueError as exc:
                 raise SettingsError(f"SMTP_URL: {exc}, got {masked_url(self.smtp_url)!r}") from None
-        if self.mail_from is not None and not _MAILBOX.fullmatch(self.mail_from):
+        # ASCII only: an SMTP envelope and header without SMTPUTF8 can carry nothing else.
+        if self.mail_from is not None and not (
+            self.mail_from.isascii() and _MAILBOX.fullmatch(self.mail_from)
+        ):
             raise SettingsError(
-                f"MAIL_FROM must be an address such as shop@example.com, got {self.mail_from!r}"
+                "MAIL_FROM must be an ASCII address such as shop@example.com,"
+                f" got {self.mail_from!r}"
             )
 
 

@@ -52,7 +52,8 @@ def test_mail_from_and_its_default() -> None:
         "no-reply@pressline.example.com"
     )
     assert read({"MAIL_FROM": "orders@shop.example"}).sender == "orders@shop.example"
-    with pytest.raises(SettingsError, match="MAIL_FROM must be an address"):
-        read({"MAIL_FROM": "not an address"})
+    for refused in ("not an address", "commandes@boutique-café.example", "<a@shop.example>"):
+        with pytest.raises(SettingsError, match="MAIL_FROM must be an ASCII address"):
+            read({"MAIL_FROM": refused})
     with pytest.raises(SettingsError, match="MAIL_CONCURRENCY"):
         read({"MAIL_CONCURRENCY": "0"})

@@ -292,7 +292,7 @@ class CustomerMessage(Table, tablename="customer_messages"):
     leased_by = Varchar(length=100, null=True, default=None)
     last_error = Text(null=True, default=None)
     reply = Text(null=True, default=None)  # the server's answer to the accepted message
-    transport = Varchar(length=10, null=True, default=None)  # smtp | log
+    transport = Varchar(length=10, null=True, default=None)  # models.mail.status.Transport
     sent_at = Timestamptz(null=True, default=None)
     updated_at = Timestamptz(default=TimestamptzNow())
 

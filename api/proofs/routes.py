@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Request, Response, Router, get, post
+from litestar.exceptions import ClientException
 from litestar.params import PathParameter
 
 from api.admin.forms import form, text
@@ -68,7 +69,10 @@ async def proof_file(token: Token) -> Response[Any]:
 
 
 async def _answer(request: Request[Any, Any, Any], token: str, kind: str) -> Response[str]:
-    fields = await form(request)
+    try:
+        fields = await form(request)
+    except ClientException as unreadable:  # not UTF-8, or too many fields: the customer's page
+        return html("refused.html", status_code=400, token=token, reason=unreadable.detail)
     link = await proofs.find_link(token, clock.now())
     if link is None:
         return _not_found()

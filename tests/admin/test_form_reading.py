@@ -121,7 +121,8 @@ async def test_the_proof_page_not_in_utf8_is_a_400(client: httpx.AsyncClient):
                 f"/proofs/no-such-link/{action}", content=content, headers=headers
             )
             assert answer.status_code == 400, (action, answer.text[-500:])
-            assert NOT_UTF8 in answer.text
+            assert answer.headers["content-type"].startswith("text/html")  # the customer's page
+            assert NOT_UTF8 in answer.text and "Open the proof again" in answer.text
 
 
 async def test_too_many_fields_are_a_400(shop: Shop):

@@ -23,7 +23,6 @@ from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
-from api.path_ids import ids_in_range
 from api.proofs.routes import proofs_router
 from api.request_path import ApiAccess, RequestPath
 from models import db, token_use
@@ -110,7 +109,6 @@ def create_app() -> Litestar:
         on_startup=[limiter.start],
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        guards=[ids_in_range],
         openapi_config=OPENAPI_CONFIG,
         template_config=TEMPLATE_CONFIG,
         request_max_body_size=MAX_BODY_BYTES,

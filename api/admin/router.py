@@ -33,6 +33,7 @@ from api.admin.security import (
     AdminCSRFMiddleware,
     SessionMiddleware,
 )
+from api.path_ids import ids_in_range
 from models.errors import NotFoundError
 
 
@@ -77,6 +78,7 @@ def admin_router() -> Router:
         # Outermost first: the session is looked up first, since the CSRF token is bound to it.
         middleware=[DefineMiddleware(SessionMiddleware), AdminCSRFMiddleware],
         exception_handlers=EXCEPTION_HANDLERS,
+        guards=[ids_in_range],
         response_headers=RESPONSE_HEADERS,
         include_in_schema=False,
     )

@@ -1,6 +1,7 @@
-"""Every route with a numeric id in its path, from the app's own route table, answers 404 for an
-id no record can have — past PostgreSQL's integer (2**31), past SQLite's (2**63), zero and
-negative — instead of passing it to the database, which refused it with a 500."""
+"""Every route with a numeric id in its path, from the app's own route table, refuses an id no
+record can have — past PostgreSQL's integer (2**31), past SQLite's (2**63), zero and negative —
+instead of passing it to the database, which refused it with a 500: the admin's with its 404
+page (one guard), the API's with a 404 (or, for a write, the 422 of its body, checked first)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ async def test_ids_no_record_can_have_are_404_everywhere(app: Litestar, shop: Sh
             else:
                 answer = await shop.client.request(method, path, headers=headers, json={})
             answers[(method, path)] = answer.status_code
-    wrong = {request: status for request, status in answers.items() if status != 404}
+    wrong = {
+        (method, path): status
+        for (method, path), status in answers.items()
+        if status != 404 and not (path.startswith("/api/") and method != "GET" and status == 422)
+    }
     assert not wrong, wrong
     assert len(answers) >= 20 * len(BAD_IDS)

@@ -91,7 +91,7 @@ def test_an_order_from_two_lines_to_dispatch_and_its_invoice(
     page.set_viewport_size(WIDE)
     shot(page, "new")
     page.click("button:has-text('Create order')")
-    expect(page.locator("#lines-1-unit_price-error")).to_contain_text("e.g. 4.50")
+    expect(page.locator("#lines-1-unit_price-error")).to_contain_text("e.g. 1250, 1250.50")
     expect(page.locator("#lines-0-description")).to_have_value("Brewery staff tees, 2-colour front")
     page.fill("#lines-1-unit_price", "25")
     page.click("button:has-text('Create order')")

@@ -100,6 +100,26 @@ async def reserve(
     return refused
 
 
+async def _move(
+    sql: statements.Sql, quantities: Mapping[int, int], now: dt.datetime, *, on_hand: bool
+) -> tuple[list[Change], list[int]]:
+    """`sql` once per SKU, in id order (so concurrent moves lock rows in one order): the
+    changes made, and the SKUs whose row the statement's condition left untouched."""
+    changes: list[Change] = []
+    missed: list[int] = []
+    async with statements.connection() as conn:
+        for sku_id in sorted(quantities):
+            q = quantities[sku_id]
+            row = await conn.row(sql, sku_id, q, now)
+            if row is None:
+                missed.append(sku_id)
+            else:
+                changes.append(
+                    Change(sku_id, row[1], delta_on_hand=-q if on_hand else 0, delta_reserved=-q)
+                )
+    return changes, missed
+
+
 class Short(msgspec.Struct, frozen=True):
     """A SKU an order needs more of than is on hand."""
 
@@ -136,17 +156,13 @@ async def consume(
     adjustment or an import never makes `on_hand` negative either; the caller's transaction is
     then rolled back, so no SKU is touched.
     """
-    changes: list[Change] = []
-    short: list[Short] = []
-    async with statements.connection() as conn:
-        for sku_id in sorted(quantities):
-            q = quantities[sku_id]
-            row = await conn.row(_CONSUME, sku_id, q, now)
-            if row is not None:
-                changes.append(Change(sku_id, row[1], delta_on_hand=-q, delta_reserved=-q))
-            elif (level := await conn.row(_LEVEL, sku_id)) is not None:
-                short.append(Short(code=str(level[0]), needed=q, on_hand=int(level[1])))
-    if short:
+    changes, missed = await _move(_CONSUME, quantities, now, on_hand=True)
+    if missed:
+        short = []
+        async with statements.connection() as conn:
+            for sku_id in missed:
+                if (level := await conn.row(_LEVEL, sku_id)) is not None:
+                    short.append(Short(str(level[0]), quantities[sku_id], int(level[1])))
         raise RuleRefused(shortage_message(short))
     await record(changes, kind=MovementKind.CONSUMPTION, actor=actor, at=now, order_id=order_id)
 
@@ -159,13 +175,7 @@ async def release(
     actor: Actor,
 ) -> None:
     """On cancel, for stock not yet consumed: `reserved -= q`."""
-    changes: list[Change] = []
-    async with statements.connection() as conn:
-        for sku_id in sorted(quantities):
-            q = quantities[sku_id]
-            row = await conn.row(_RELEASE, sku_id, q, now)
-            if row is not None:
-                changes.append(Change(sku_id, row[1], delta_reserved=-q))
+    changes, _ = await _move(_RELEASE, quantities, now, on_hand=False)
     await record(changes, kind=MovementKind.RELEASE, actor=actor, at=now, order_id=order_id)
 
 

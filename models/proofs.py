@@ -7,20 +7,19 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from models import db, statements
 from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
+from models.file_names import safe_file_name
 from models.queries.filters import MAX_ID
 from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_NOTE = 2_000
-MAX_FILE_NAME = 200
 LINK_DAYS = 30
 TOKEN_BYTES = 24  # 192 bits
 # What a proof may be, told by its first bytes (never by its name or the browser's word).
@@ -35,11 +34,6 @@ EXTENSIONS = {
     "image/png": (".png",),
     "image/jpeg": (".jpg", ".jpeg", ".jpe"),
 }
-# Control characters, formatting ones (a right-to-left override disguises an extension),
-# lone surrogates (not UTF-8) and line or paragraph separators: never part of a kept name.
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_UNSAFE_CHARACTERS = frozenset("/\\\"'")
-_MAX_EXTENSION = 10  # a longer tail after the last dot is no extension to keep
 
 
 class LinkState(StrEnum):
@@ -71,24 +65,11 @@ def sniff(data: bytes) -> str | None:
 
 
 def stored_name(sent: str, content_type: str) -> str:
-    """The name a proof is kept and served under (DECISIONS §21): control and formatting
-    characters, slashes and quotes become `_`; a name whose extension does not say what the
-    file is (`x.html` holding a PDF) gets the right one added; at most MAX_FILE_NAME
-    characters, the extension kept. Applying it again changes nothing, so names stored before
-    the rule are served through it too."""
-    name = "".join(
-        "_" if c in _UNSAFE_CHARACTERS or unicodedata.category(c) in _UNSAFE_CATEGORIES else c
-        for c in sent
-    ).strip()
-    name = name or "proof"
-    extensions = EXTENSIONS.get(content_type)
-    if extensions and not name.lower().endswith(extensions):
-        name += extensions[0]
-    if len(name) > MAX_FILE_NAME:
-        stem, dot, extension = name.rpartition(".")
-        kept = dot + extension if stem and len(extension) <= _MAX_EXTENSION else ""
-        name = name[: MAX_FILE_NAME - len(kept)].rstrip() + kept
-    return name
+    """The name a proof is kept and served under: the uploads' rule (models/file_names.py),
+    with the extension of what the file is added when the name says another (`x.html` holding
+    a PDF). Applying it again changes nothing, so names stored before the rule are served
+    through it too."""
+    return safe_file_name(sent, blank="proof", extensions=EXTENSIONS.get(content_type, ()))
 
 
 def check_file(file_name: str, data: bytes, note: str = "") -> ProofFile:

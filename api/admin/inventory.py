@@ -13,7 +13,6 @@ Staff and owners alike; each change records who made it (models/actors.py).
 from __future__ import annotations
 
 import io
-import re
 from typing import Annotated, Any
 
 from litestar import Controller, Request, get, post
@@ -32,6 +31,7 @@ from api.admin.sku_urls import ADJUST, PATH, sku_url, target
 from models import catalogue, stock, stock_movements
 from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError
+from models.file_names import safe_file_name
 from models.queries import inventory_pages as queries
 
 SkuPath = Annotated[str, PathParameter(description="SKU code (percent-encoded) or id/{id}")]
@@ -44,7 +44,6 @@ TOO_LARGE = (
     "Nothing was imported: split it into smaller files and import each."
 )
 MOVEMENTS_PAGE = 50
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def too_large(request: Request[Any, Any, Any], _: HTTPException) -> Template:
@@ -167,8 +166,7 @@ class InventoryController(Controller):
             )
         except InvalidFields as invalid:
             return await self._list(request, import_errors=invalid.errors)
-        # The name is only shown; a control character in it (a NUL) is not kept in the notice.
-        name = _CONTROLS.sub("_", upload.filename)
+        name = safe_file_name(upload.filename)  # only shown, in the notice (DECISIONS §21)
         return await flash.redirect(
             request, PATH,
             f"Imported {len(ids):,} SKU{'' if len(ids) == 1 else 's'} from {name}.",

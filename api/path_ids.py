@@ -12,7 +12,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotFoundException
 from litestar.handlers import BaseRouteHandler
 
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 
 
 def ids_in_range(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:

@@ -43,14 +43,15 @@ from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
-from models import orders as domain_orders
 from models.actors import Actor
+from models.filters import MAX_ID
+from models.orders import creating
+from models.orders import queries as order_queries
+from models.orders.lines import NewLine
 from models.queries import auth as auth_queries
 from models.queries import customers as customer_queries
 from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
-from models.queries import orders as order_queries
-from models.queries.filters import MAX_ID
 from models.schemas.customers import customer_detail_body, customer_row_bodies
 from models.schemas.orders import OrderCreate, order_bodies, order_detail_body
 from models.settings import get_settings
@@ -224,11 +225,11 @@ def _route(path: str) -> tuple[Handler, tuple[int, ...]] | None:
 async def create_order(request: Request, body: bytes) -> Any:
     """`POST /orders` without an Idempotency-Key: the body decoded into Pressline's own
     request Struct, then the same domain call in one transaction as Pressline's handler
-    (`models.orders.create`: its 9 statements), answered with the same detail body."""
+    (`models.orders.creating.create`: its 9 statements), answered with the same detail body."""
     data = msgspec.json.decode(body, type=OrderCreate)
     principal = request.principal
     lines = [
-        domain_orders.NewLine(
+        NewLine(
             description=line.description,
             quantity=line.quantity,
             unit_price_cents=line.unit_price_cents,
@@ -237,7 +238,7 @@ async def create_order(request: Request, body: bytes) -> Any:
         for line in data.lines
     ]
     async with db.transaction():
-        created = await domain_orders.create(
+        created = await creating.create(
             workspace_id=principal.workspace_id,
             customer_id=data.customer_id,
             lines=lines,

@@ -17,7 +17,7 @@ import msgspec
 
 from models import clock, db, plans, tokens
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.tables import ApiToken, User, Workspace
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits

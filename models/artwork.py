@@ -10,8 +10,8 @@ from typing import Any
 
 from models import clock, db, messages, proofs
 from models.errors import NotFoundError, RuleRefused
+from models.filters import MAX_ID
 from models.mail import links
-from models.queries.filters import MAX_ID
 from models.stages import TERMINAL_STAGES
 from models.tables import Artwork, Order
 from models.webhooks import events as outbox

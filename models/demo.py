@@ -26,12 +26,12 @@ from models import (
     db,
     invoices,
     members,
-    orders,
     plans,
-    stage_moves,
 )
 from models.actors import OPERATOR
 from models.mail import queue
+from models.orders import cancelling, creating, stage_moves
+from models.orders.lines import NewLine
 from models.stages import SEQUENCE
 from models.tables import ApiToken, Invoice, User, Workspace
 
@@ -205,7 +205,7 @@ async def _order(
     _, title, items = job
     print_cost = rng.choice((250, 350, 450))  # per garment
     lines = [
-        orders.NewLine(
+        NewLine(
             description=f"{title} ({code})",
             quantity=quantity,
             unit_price_cents=int((prices[code] + print_cost) * (100 - discount) / 100),
@@ -214,8 +214,8 @@ async def _order(
         for code, quantity in items
     ]
     if rng.random() < 0.5:
-        lines.append(orders.NewLine(description="Screen setup", quantity=1, unit_price_cents=2500))
-    created = await orders.create(
+        lines.append(NewLine(description="Screen setup", quantity=1, unit_price_cents=2500))
+    created = await creating.create(
         workspace_id=workspace_id,
         customer_id=customer_id,
         lines=lines,
@@ -233,7 +233,7 @@ async def _order(
             await artwork.approve_artwork(**scope)
         return order_id, None
     if final_stage == "cancelled":
-        await orders.cancel_order(**scope, actor=OPERATOR)
+        await cancelling.cancel_order(**scope, actor=OPERATOR)
         return order_id, None
     await artwork.send_proof(**scope)
     await artwork.approve_artwork(**scope)

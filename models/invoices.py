@@ -6,8 +6,8 @@ import datetime as dt
 
 from models import clock, db
 from models.errors import NotFoundError, RuleRefused
+from models.filters import MAX_ID
 from models.numbering import local_year, next_number
-from models.queries.filters import MAX_ID
 from models.tables import Customer, Invoice, Order
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName

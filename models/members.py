@@ -12,7 +12,7 @@ import msgspec
 
 from models import accounts, admin_sessions, clock, db, passwords, statements
 from models.errors import InvalidFields, NotFoundError, RuleRefused
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.tables import User
 
 ROLES = ("owner", "staff")

@@ -12,12 +12,13 @@ from typing import Any
 
 import msgspec
 
-from models import accounts, artwork, invoices, orders, stage_moves, statements
+from models import accounts, artwork, invoices, statements
 from models.actors import OPERATOR
 from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.filters import MAX_ID
+from models.orders import cancelling, stage_moves
+from models.orders import queries as order_queries
 from models.queries import customers as customer_queries
-from models.queries import orders as order_queries
-from models.queries.filters import MAX_ID
 from models.stages import STAGES
 from models.tables import Artwork, Invoice, Order
 
@@ -141,7 +142,9 @@ class Cancelled(msgspec.Struct, frozen=True):
 
 async def cancel_order(ref: str, workspace_id: int | None = None) -> Cancelled:
     order = await find_order(ref, workspace_id)
-    await orders.cancel_order(workspace_id=order.workspace_id, order_id=order.id, actor=OPERATOR)
+    await cancelling.cancel_order(
+        workspace_id=order.workspace_id, order_id=order.id, actor=OPERATOR
+    )
     return Cancelled(order_id=order.id, order_number=order.number, stage="cancelled")
 
 

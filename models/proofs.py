@@ -14,7 +14,7 @@ from typing import Any
 from models import db, statements
 from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
 from models.file_names import safe_file_name
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 

@@ -10,6 +10,10 @@ STAGES = ("artwork", "print_queue", "in_production", "qc_pack", "dispatched", "c
 SEQUENCE = ("artwork", "print_queue", "in_production", "qc_pack", "dispatched")
 TERMINAL_STAGES = frozenset({"dispatched", "cancelled"})
 OPEN_STAGES = frozenset(STAGES) - TERMINAL_STAGES
+# The open stages in production order: the board's columns, the `open` filter; OPEN_LIST is
+# them as a SQL list (`stage IN (...)`) for every admin statement that counts open orders.
+OPEN = tuple(stage for stage in SEQUENCE if stage in OPEN_STAGES)
+OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
 # What `POST /orders/{id}/advance` accepts as `to_stage`.
 API_TARGET_STAGES = SEQUENCE
 # Reserved stock is consumed the first time an order reaches this stage or a later one.

@@ -17,7 +17,7 @@ import msgspec
 from models import clock, db, statements
 from models.actors import Actor
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
-from models.queries.filters import MAX_ID, cannot_match
+from models.filters import MAX_ID, cannot_match
 from models.queries.inventory import MAX_CODE
 from models.stock_movements import MAX_REASON, Change, MovementKind, record
 from models.tables import OrderLine

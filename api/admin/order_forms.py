@@ -14,12 +14,12 @@ import msgspec
 
 from api.admin.forms import text, whole_number
 from api.validation import decode_body
-from models import clock, orders
+from models import clock
 from models import money as amounts
 from models.errors import InvalidFields
-from models.queries.order_pages import OPEN
+from models.orders.lines import local_midnight
 from models.schemas.orders import MAX_UNIT_PRICE_CENTS, AdvanceRequest, OrderCreate
-from models.stages import SEQUENCE
+from models.stages import OPEN, SEQUENCE
 from models.statements import when
 
 LINE_PARTS = ("description", "sku", "quantity", "unit_price")
@@ -158,7 +158,7 @@ def move_request(typed: dict[str, str]) -> AdvanceRequest:
 
 def today(timezone: str) -> dt.datetime:
     """00:00 of today in the workspace's zone, as due dates are stored."""
-    return orders.local_midnight(clock.now().astimezone(ZoneInfo(timezone)).date(), timezone)
+    return local_midnight(clock.now().astimezone(ZoneInfo(timezone)).date(), timezone)
 
 
 def money(cents: int | None, currency: str) -> str:

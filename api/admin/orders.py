@@ -26,14 +26,14 @@ from api.admin.order_forms import (
 )
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
-from models import orders, stage_moves
 from models.actors import Actor
 from models.admin_sessions import AdminUser
 from models.errors import DomainError, InvalidFields, NotFoundError
+from models.orders import cancelling, creating, stage_moves
+from models.orders import pages as order_pages
+from models.orders.pages import DUE_FILTERS, Filters, OrderHead
 from models.queries import admin as admin_queries
-from models.queries import order_pages
-from models.queries.order_pages import DUE_FILTERS, OPEN, Filters, OrderHead
-from models.stages import API_TARGET_STAGES, STAGES
+from models.stages import API_TARGET_STAGES, OPEN, STAGES
 
 OrderRef = Annotated[
     str, PathParameter(description="The order's ORD- number (ORD-2026-0042) or its id")
@@ -145,7 +145,7 @@ class OrderController(Controller):
         typed = typed_order(await form(request))
         try:
             body = order_request(typed)
-            created = await orders.create(
+            created = await creating.create(
                 workspace_id=request.user.workspace_id, customer_id=body.customer_id,
                 lines=body.new_lines(), due_by=body.due_by, external_ref=body.external_ref,
                 actor=_actor(request),
@@ -207,7 +207,7 @@ class OrderController(Controller):
     ) -> Template | Redirect:
         order = await _order(request, ref)
         try:
-            await orders.cancel_order(
+            await cancelling.cancel_order(
                 workspace_id=request.user.workspace_id, order_id=order.id, actor=_actor(request)
             )
         except NotFoundError:

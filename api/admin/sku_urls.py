@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from urllib.parse import quote, unquote_to_bytes
 
 from api.admin.security import PREFIX
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 
 PATH = f"{PREFIX}/inventory"
 IMPORT = "import"

@@ -21,9 +21,9 @@ from api.params import query_operation
 from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import OrderListQuery
 from api.validation import StrictBody, parse_query
-from models import orders, stage_moves
 from models.actors import Actor
-from models.queries import orders as queries
+from models.orders import creating, stage_moves
+from models.orders import queries as queries
 from models.schemas.orders import (
     AdvanceRequest,
     Order,
@@ -132,7 +132,7 @@ class OrderController(Controller):
         lines = data.new_lines()
 
         async def create() -> Outcome:
-            created = await orders.create(
+            created = await creating.create(
                 workspace_id=principal.workspace_id,
                 customer_id=data.customer_id,
                 lines=lines,

@@ -11,9 +11,9 @@ import msgspec
 
 from api.params import INSTANT, PageNumber
 from api.validation import TextFormat, Unreadable
+from models.filters import MAX_ID
+from models.orders.queries import InvoiceStatus, Stage
 from models.queries.events import EventRow
-from models.queries.filters import MAX_ID
-from models.queries.orders import InvoiceStatus, Stage
 from models.schemas.common import LocalTimestamp, Schema, Timestamp
 from models.schemas.orders import CustomerRef
 from models.statements import iso

@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 
 from api.params import PageNumber, UpdatedSince
-from models.queries.orders import Stage
+from models.orders.queries import Stage
 from models.schemas.common import Schema
 
 

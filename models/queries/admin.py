@@ -11,7 +11,7 @@ from piccolo.table import Table
 
 from models import clock, plans, statements
 from models.errors import NotFoundError
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.tables import (
     ApiToken,
     Customer,

@@ -13,9 +13,9 @@ from decimal import Decimal
 import msgspec
 
 from models import statements
+from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.queries.customers import CUSTOMER_COLUMNS, CUSTOMER_FROM, ContactRow, CustomerListRow
-from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
-from models.queries.order_pages import OPEN_LIST
+from models.stages import OPEN_LIST
 from models.statements import Select, Sql, Stamp
 
 MAX_NAME = 200  # customers.name

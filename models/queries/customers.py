@@ -11,7 +11,7 @@ from typing import Literal, NamedTuple
 import msgspec
 
 from models import statements
-from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
+from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.stages import OPEN_STAGES
 from models.statements import Select, Sql, Stamp
 

@@ -12,7 +12,7 @@ import uuid
 import msgspec
 
 from models import statements
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.statements import Select, Sql, Stamp
 
 

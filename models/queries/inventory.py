@@ -9,7 +9,7 @@ import functools
 import msgspec
 
 from models import statements
-from models.queries.filters import cannot_match, contains_ci, contains_pattern
+from models.filters import cannot_match, contains_ci, contains_pattern
 from models.statements import Select, Sql, Stamp
 
 MAX_CODE = 64  # skus.code

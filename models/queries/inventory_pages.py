@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 from models import statements
-from models.queries.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
+from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.queries.inventory import LOW, MAX_CODE, SKU_COLUMNS, SkuRow
 from models.statements import Select, Sql
 

@@ -9,7 +9,7 @@ import msgspec
 
 from models import statements
 from models.queries.inventory import LOW
-from models.queries.order_pages import OPEN, OPEN_LIST
+from models.stages import OPEN, OPEN_LIST
 from models.statements import Select
 
 

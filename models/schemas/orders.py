@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from models.errors import InvalidFields
-from models.orders import NewLine
-from models.queries.orders import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
+from models.orders.lines import NewLine
+from models.orders.queries import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
 from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE, DateBetween, Refused
 from models.statements import iso, iso_or_none, when
@@ -345,7 +345,7 @@ class OrderCreate(Schema):
     ) = None
 
     def new_lines(self) -> list[NewLine]:
-        """The lines as models.orders.create takes them."""
+        """The lines as models.orders.creating.create takes them."""
         return [
             NewLine(
                 description=line.description,

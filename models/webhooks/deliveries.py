@@ -12,7 +12,7 @@ import msgspec
 
 from models import clock, db, statements
 from models.errors import ConflictError, NotFoundError
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.tables import WebhookAttempt, WebhookDelivery
 from models.urls import masked_url
 from models.webhooks.names import DeliveryStatus

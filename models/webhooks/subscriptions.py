@@ -13,7 +13,7 @@ from piccolo.query.functions.aggregate import Max
 
 from models import clock, db, statements
 from models.errors import ConflictError, InvalidFields, NotFoundError, storable
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.tables import Customer, WebhookDelivery, WebhookSubscription, Workspace
 from models.urls import MASK, masked_url, password
 from models.webhooks import deliveries, events, signing

@@ -8,8 +8,9 @@ import functools
 
 import httpx
 
-from models import orders, stock
+from models import stock
 from models.actors import OPERATOR
+from models.orders import cancelling
 from models.tables import Order, Sku, StageChange, StockMovement, User
 from tests import factories
 from tests.admin.conftest import Shop
@@ -64,7 +65,7 @@ async def test_movements_explain_every_figure(shop: Shop, client: httpx.AsyncCli
             f"/api/v1/orders/{ids[0]}/advance", json={"to_stage": stage}, headers=auth
         )
         assert moved.status_code == 200, moved.text
-    await orders.cancel_order(workspace_id=shop.ws.id, order_id=ids[1], actor=OPERATOR)
+    await cancelling.cancel_order(workspace_id=shop.ws.id, order_id=ids[1], actor=OPERATOR)
     adjusted = await post_form(
         shop.client, "/admin/inventory/TEE-BLK-M", "/admin/inventory/TEE-BLK-M/adjust",
         {"delta": "+7", "reason": "received"},

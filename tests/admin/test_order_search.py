@@ -1,4 +1,4 @@
-"""The admin order list's search (`q`, models/queries/order_search.py): what a term matches on
+"""The admin order list's search (`q`, models/orders/search.py): what a term matches on
 both engines, and on PostgreSQL that the search statements are answered from the trigram
 indexes (never by reading the workspace's orders), with a fixed number of statements a page."""
 

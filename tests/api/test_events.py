@@ -10,8 +10,9 @@ from typing import Any
 
 import httpx
 
-from models import artwork, clock, invoices, stage_moves
+from models import artwork, clock, invoices
 from models.actors import OPERATOR
+from models.orders import stage_moves
 from models.tables import Invoice, WebhookEvent
 from models.webhooks import events as outbox
 from tests import factories

@@ -11,7 +11,7 @@ import pytest
 
 from models import clock, db, stock
 from models.actors import OPERATOR
-from models.orders import NewLine, compute_totals
+from models.orders.lines import NewLine, compute_totals
 from models.tables import (
     ApiToken,
     Artwork,

@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 import pytest
 from playwright.sync_api import Page, expect
 
-from models import catalogue, clock, db, orders
+from models import catalogue, clock, db
 from models.actors import Actor
-from models.orders import NewLine
+from models.orders import creating
+from models.orders.lines import NewLine
 from models.tables import (
     ApiToken,
     Contact,
@@ -110,7 +111,7 @@ async def shop(backend: str) -> dict[str, Any]:
     ]  # fmt: skip
     await catalogue.create_skus(ws.id, rows)
     token_id = await ApiToken.select(ApiToken.id).where(ApiToken.user == owner.id).first()
-    await orders.create(
+    await creating.create(
         workspace_id=ws.id, customer_id=band.id,
         lines=[NewLine("Tour tees M", 30, 1150, "TEE-BLK-M"),
                NewLine("Tour tees L", 10, 1150, "TEE-BLK-L")],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.actors import OPERATOR
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import CustomerMessage, Workspace
 from tests import factories
 from tests.api.order_helpers import Shop, shop

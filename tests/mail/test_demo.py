@@ -8,7 +8,7 @@ import httpx
 
 from models.actors import OPERATOR
 from models.mail.status import MessageStatus, Transport
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import CustomerMessage, Order
 from tests.admin.support import log_in
 from tests.mail.smtp_server import MailServer

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 
 from models.actors import OPERATOR
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import CustomerMessage
 from tests import factories
 from tests.admin.support import csrf_of, log_in, member

@@ -9,7 +9,7 @@ import pytest
 
 from models.actors import OPERATOR
 from models.mail.status import MessageStatus
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import CustomerMessage, Order, Workspace
 from tests import factories
 from tests.api.order_helpers import Shop, advance, create, order_body, shop

@@ -11,7 +11,7 @@ import pytest
 
 from models import clock
 from models.actors import OPERATOR
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import CustomerMessage
 from tests import factories
 from tests.api.order_helpers import shop

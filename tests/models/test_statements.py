@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from models import clock, db, statements
-from models.queries import orders as order_queries
+from models.orders import queries as order_queries
 from models.tables import Order
 from tests import factories
 

@@ -9,8 +9,10 @@ import asyncio
 
 import pytest
 
-from models import orders, stock
+from models import stock
 from models.actors import OPERATOR
+from models.orders import creating
+from models.orders.lines import NewLine
 from models.tables import Customer, Order, Sku, StockMovement, Workspace
 from tests import factories
 from tests.api.order_helpers import advance, create, line, order_body, shop, snapshot
@@ -34,12 +36,12 @@ async def _short_order(ws: Workspace, customer: Customer) -> int:
     await factories.sku(ws, "CAP", on_hand=2)
     await factories.sku(ws, "HOOD", on_hand=-1)
     lines = [
-        orders.NewLine(description="Tee", quantity=8, unit_price_cents=900, sku="TEE"),
-        orders.NewLine(description="Hoodie", quantity=4, unit_price_cents=2500, sku="HOOD"),
-        orders.NewLine(description="Cap", quantity=3, unit_price_cents=700, sku="CAP"),
-        orders.NewLine(description="Cap, 2nd", quantity=2, unit_price_cents=700, sku="CAP"),
+        NewLine(description="Tee", quantity=8, unit_price_cents=900, sku="TEE"),
+        NewLine(description="Hoodie", quantity=4, unit_price_cents=2500, sku="HOOD"),
+        NewLine(description="Cap", quantity=3, unit_price_cents=700, sku="CAP"),
+        NewLine(description="Cap, 2nd", quantity=2, unit_price_cents=700, sku="CAP"),
     ]
-    created = await orders.create(
+    created = await creating.create(
         workspace_id=ws.id, customer_id=customer.id, lines=lines, actor=OPERATOR
     )
     return int(created.order.id)

@@ -8,7 +8,7 @@ import httpx
 
 from models import clock
 from models.actors import OPERATOR
-from models.stage_moves import advance_order
+from models.orders.stage_moves import advance_order
 from models.tables import Artwork, ArtworkProof, WebhookEvent
 from tests.proofs.files import png
 from tests.proofs.support import Shop, form_token, last_link, shop, upload

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 import re
 
-from models.queries.filters import contains_ci, contains_pattern, starts_pattern
+from models.filters import contains_ci, contains_pattern, starts_pattern
 
 MIN_CONTAINED = 3  # letters or digits a term needs to be looked for inside the texts (trigrams)
 

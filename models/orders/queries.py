@@ -1,7 +1,7 @@
 """Order reads: a list page in three statements (count, page, lines), detail in four, all on
 one connection. Each SELECT's rows decode into the Struct declared above it (its columns, in
 order); `OrderRows` is what an order's detail is built from (api/schemas/orders.py), read here
-or made by the create from what it wrote (models/orders.py)."""
+or made by the create from what it wrote (models/orders/creating.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 import msgspec
 
 from models import statements
-from models.queries.filters import MAX_ID, cannot_match
+from models.filters import MAX_ID, cannot_match
 from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug

@@ -1,4 +1,4 @@
-"""Creating and cancelling orders: numbers, totals and tax, stock reservations, the plan limit.
+"""Creating orders: numbers, totals and tax, stock reservations, the plan limit.
 
 Everything a create writes happens in one transaction that first locks the workspace row
 (PostgreSQL), so concurrent creates in one workspace run one at a time: the open-order
@@ -12,68 +12,24 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Final
-from zoneinfo import ZoneInfo
+from decimal import Decimal
+from typing import Any
 
-from models import clock, db, messages, plans, statements, stock
+from models import clock, db, plans, statements, stock
 from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused, normalise_newlines
+from models.filters import MAX_ID
 from models.numbering import local_year, next_number
-from models.queries.filters import MAX_ID
-from models.queries.orders import HistoryRow, LineRow, OrderDetailRow, OrderRows
-from models.stages import CANCEL_REFUSALS, OPEN_STAGES, Move, refusal
-from models.tables import Customer, Order, StageChange
-
-# Money columns are signed 64-bit integers (minor units).
-MAX_CENTS = 2**63 - 1
-# Where every order starts: its stage, and its artwork's status and version.
-FIRST_STAGE: Final = "artwork"
-FIRST_ARTWORK_STATUS: Final = "awaiting_proof"
-
-
-@dataclass(frozen=True)
-class NewLine:
-    description: str
-    quantity: int
-    unit_price_cents: int
-    sku: str | None = None
-
-
-@dataclass(frozen=True)
-class Totals:
-    line_totals: tuple[int, ...]
-    subtotal_cents: int
-    tax_cents: int
-    total_cents: int
-
-
-def round_half_up(value: Decimal) -> int:
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def compute_totals(lines: Sequence[NewLine], tax_rate: Decimal, tax_exempt: bool) -> Totals:
-    """Prices are tax-exclusive; tax = round_half_up(subtotal * rate / 100), 0 when exempt.
-
-    Raises InvalidFields when any amount would not fit the 64-bit money columns.
-    """
-    line_totals = tuple(line.quantity * line.unit_price_cents for line in lines)
-    subtotal = sum(line_totals)
-    too_large = InvalidFields(
-        {"lines": ["The order total is larger than the largest amount that can be stored."]}
-    )
-    if subtotal > MAX_CENTS or any(total > MAX_CENTS for total in line_totals):
-        raise too_large
-    tax = 0 if tax_exempt else round_half_up(Decimal(subtotal) * tax_rate / 100)
-    if subtotal + tax > MAX_CENTS:
-        raise too_large
-    return Totals(line_totals, subtotal, tax, subtotal + tax)
-
-
-def local_midnight(day: dt.date, timezone: str) -> dt.datetime:
-    """`due_by` is stored as 00:00 of its date in the workspace time zone."""
-    return dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(timezone))
-
+from models.orders.lines import (
+    FIRST_ARTWORK_STATUS,
+    FIRST_STAGE,
+    NewLine,
+    Totals,
+    compute_totals,
+    local_midnight,
+)
+from models.orders.queries import HistoryRow, LineRow, OrderDetailRow, OrderRows
+from models.stages import OPEN_STAGES
 
 # The create's statements, on the transaction's connection (models.statements): a create runs
 # them on every request, and Piccolo's query building would cost more than the database.
@@ -403,55 +359,3 @@ def _created_rows(
         history=[HistoryRow(from_stage=None, to_stage=FIRST_STAGE, at=now)],
         invoices=[],
     )
-
-
-async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> None:
-    """Operator cancel (`pressline order cancel`, an owner in the admin): stage `cancelled`,
-    recorded as made by `actor`, unconsumed reservations released, no webhook event."""
-    now = clock.now()
-    async with db.transaction():
-        query = Order.select(
-            Order.id, Order.number, Order.stage, Order.customer, Order.stock_consumed
-        ).where(Order.workspace == workspace_id, Order.id == order_id)
-        if db.is_postgres():
-            query = query.lock_rows("NO KEY UPDATE")
-        order = await query.first() if 0 < order_id <= MAX_ID else None
-        if order is None:
-            raise NotFoundError("Order not found")
-        move = Move(
-            number=order["number"],
-            current=order["stage"],
-            target="cancelled",
-            artwork_approved=False,
-            require_artwork_approval=False,
-            strict_sequence=False,
-        )
-        reason = refusal(move, CANCEL_REFUSALS)
-        if reason is not None:
-            raise RuleRefused(reason)
-        await Order.update({Order.stage: "cancelled", Order.updated_at: now}).where(
-            Order.id == order_id
-        )
-        await StageChange(
-            workspace=workspace_id,
-            order=order_id,
-            from_stage=order["stage"],
-            to_stage="cancelled",
-            actor_kind=actor.kind,
-            user=actor.user_id,
-            token=actor.token_id,
-            at=now,
-        ).save()
-        if not order["stock_consumed"]:
-            await stock.release(
-                await stock.order_quantities(order_id), now, order_id=order_id, actor=actor
-            )
-        await messages.queue_stage_message(
-            workspace_id=workspace_id,
-            order_id=order_id,
-            customer_id=order["customer"],
-            number=order["number"],
-            to_stage="cancelled",
-            now=now,
-        )
-        await Customer.update({Customer.updated_at: now}).where(Customer.id == order["customer"])

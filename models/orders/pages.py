@@ -12,10 +12,9 @@ from typing import NamedTuple
 import msgspec
 
 from models import statements
-from models.queries import order_search
-from models.queries.filters import MAX_ID, cannot_match
-from models.queries.order_search import Search
-from models.queries.orders import (
+from models.filters import MAX_ID, cannot_match
+from models.orders import search as order_search
+from models.orders.queries import (
     INVOICES,
     ORDER_COLUMNS,
     ORDER_FROM,
@@ -27,7 +26,8 @@ from models.queries.orders import (
     OrderRow,
     Stage,
 )
-from models.stages import OPEN_STAGES, SEQUENCE, STAGES
+from models.orders.search import Search
+from models.stages import OPEN, OPEN_LIST, STAGES
 from models.statements import Reader, Select, Sql, Stamp
 
 PER_PAGE = 50
@@ -36,10 +36,6 @@ MAX_SEARCH = 200  # customers.name, the longest column `q` looks in
 MAX_DELIVERIES = 100
 ORDER_PREFIX = "ORD-"
 MAX_NUMBER = 32  # orders.number
-# The open stages in production order: the board's columns, the `open` filter; OPEN_LIST is
-# them as a SQL list (`stage IN (...)`) for every admin statement that counts open orders.
-OPEN = tuple(stage for stage in SEQUENCE if stage in OPEN_STAGES)
-OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
 DUE_FILTERS = ("overdue", "week")
 
 
@@ -122,7 +118,7 @@ def _search_statements(
     stage: str | None, customer: bool, due: str | None, search: Search
 ) -> tuple[Sql, Select[SearchRow]]:
     """COUNT and page of a search with these filters (the term's values after the filters'):
-    both read only the matches (models/queries/order_search.py), never the workspace's
+    both read only the matches (models/orders/search.py), never the workspace's
     orders. The page carries the count, so a page is one statement; COUNT alone is for a
     page past the last."""
     condition, n = _condition(stage, customer, due)

@@ -14,7 +14,7 @@ from typing import Any
 from models import clock, db, invoices, messages, stock
 from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
-from models.queries.filters import MAX_ID
+from models.filters import MAX_ID
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
 from models.webhooks import events as outbox

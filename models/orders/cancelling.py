@@ -1,0 +1,62 @@
+"""Cancelling an order (operators and owners only; the API cannot)."""
+
+from __future__ import annotations
+
+from models import clock, db, messages, stock
+from models.actors import Actor
+from models.errors import NotFoundError, RuleRefused
+from models.filters import MAX_ID
+from models.stages import CANCEL_REFUSALS, Move, refusal
+from models.tables import Customer, Order, StageChange
+
+
+async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> None:
+    """Operator cancel (`pressline order cancel`, an owner in the admin): stage `cancelled`,
+    recorded as made by `actor`, unconsumed reservations released, no webhook event."""
+    now = clock.now()
+    async with db.transaction():
+        query = Order.select(
+            Order.id, Order.number, Order.stage, Order.customer, Order.stock_consumed
+        ).where(Order.workspace == workspace_id, Order.id == order_id)
+        if db.is_postgres():
+            query = query.lock_rows("NO KEY UPDATE")
+        order = await query.first() if 0 < order_id <= MAX_ID else None
+        if order is None:
+            raise NotFoundError("Order not found")
+        move = Move(
+            number=order["number"],
+            current=order["stage"],
+            target="cancelled",
+            artwork_approved=False,
+            require_artwork_approval=False,
+            strict_sequence=False,
+        )
+        reason = refusal(move, CANCEL_REFUSALS)
+        if reason is not None:
+            raise RuleRefused(reason)
+        await Order.update({Order.stage: "cancelled", Order.updated_at: now}).where(
+            Order.id == order_id
+        )
+        await StageChange(
+            workspace=workspace_id,
+            order=order_id,
+            from_stage=order["stage"],
+            to_stage="cancelled",
+            actor_kind=actor.kind,
+            user=actor.user_id,
+            token=actor.token_id,
+            at=now,
+        ).save()
+        if not order["stock_consumed"]:
+            await stock.release(
+                await stock.order_quantities(order_id), now, order_id=order_id, actor=actor
+            )
+        await messages.queue_stage_message(
+            workspace_id=workspace_id,
+            order_id=order_id,
+            customer_id=order["customer"],
+            number=order["number"],
+            to_stage="cancelled",
+            now=now,
+        )
+        await Customer.update({Customer.updated_at: now}).where(Customer.id == order["customer"])

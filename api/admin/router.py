@@ -19,6 +19,7 @@ from api.admin import (
     staff,
     tokens,
     webhooks,
+    work_order,
 )
 from api.admin.account import AccountController
 from api.admin.customers import CustomerController
@@ -70,6 +71,7 @@ def admin_router() -> Router:
             InventoryController,
             InvoiceController,
             orders.OrderController,
+            work_order.WorkOrderController,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

@@ -180,7 +180,7 @@ def check_totals(shop: Shop, answer: dict[str, Any], sent: dict[str, Any] | None
     # Each item's size lines hold its garments.
     per_item: dict[int, int] = dict.fromkeys(garments, 0)
     for line in lines:
-        if line["item_id"] is not None and not line["description"].startswith("Setup: "):
+        if line.get("item_id") is not None and not line["description"].startswith("Setup: "):
             per_item[line["item_id"]] += line["quantity"]
     assert per_item == garments
 

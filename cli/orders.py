@@ -9,6 +9,8 @@ import msgspec
 
 from cli.output import CommandError, Result, command, moment, money
 from models import operators
+from models.orders.item_reads import ImprintView, ItemView
+from models.orders.items import LOCATION_LABELS, METHOD_LABELS
 from models.schemas.orders import AdvanceRequest, order_bodies, order_detail_body
 from models.stages import API_TARGET_STAGES, STAGES
 
@@ -57,8 +59,8 @@ async def list_orders(
 @click.argument("ref", metavar="ORDER")
 @click.option("--workspace", type=int, help=WORKSPACE_HELP)
 async def show(ref: str, workspace: int | None) -> Result:
-    """One order with its lines, stage history, invoices and artwork, as GET
-    /api/v1/orders/{id} shows it. ORDER: order id or ORD- number."""
+    """One order with its garments (sizes, imprints, stock), lines, stage history, invoices and
+    artwork, as GET /api/v1/orders/{id} shows it. ORDER: order id or ORD- number."""
     found = await operators.order_detail(ref, workspace)
     o = order_detail_body(found.rows, found.timezone)
     lines = [
@@ -69,6 +71,8 @@ async def show(ref: str, workspace: int | None) -> Result:
         f" (tax {money(o.totals.tax_cents, o.totals.currency)})"
         f"; due {o.due_by[:10] if o.due_by else '-'}; created {moment(o.created_at)}",
     ]
+    for item in found.rows.items:
+        lines += item_lines(item, o.totals.currency)
     for line in o.lines:
         lines.append(
             f"  {line.quantity} x {line.description}"
@@ -86,6 +90,51 @@ async def show(ref: str, workspace: int | None) -> Result:
             f" {o.tracking_number or ''}".rstrip()
         )
     return Result("\n".join(lines), o)
+
+
+def item_lines(item: ItemView, currency: str) -> list[str]:
+    """A garment as the shop floor reads it: what, how many in which sizes, stock, imprints."""
+    shown = [
+        f"  garment {item.position + 1}: {item.quantity} x {item.description} (style"
+        f" {item.style}, colour {item.colour}), {money(item.unit_price_cents, currency)} each",
+        "    sizes: " + ", ".join(f"{size} {quantity}" for size, quantity in item.sizes.items()),
+    ]
+    if item.size_upcharges_cents:
+        upcharges = item.size_upcharges_cents.items()
+        shown.append(
+            "    upcharges: " + ", ".join(f"{size} +{money(c, currency)}" for size, c in upcharges)
+        )
+    for size, level in (item.stock or {}).items():
+        short = f", short {-level.available}" if level.available < 0 else ""
+        shown.append(
+            f"    stock {size} [{level.sku}]: {level.on_hand} on hand, {level.reserved} reserved,"
+            f" {level.available} available{short}"
+        )
+    shown += [f"    {imprint_line(imprint, currency)}" for imprint in item.imprints]
+    return shown
+
+
+def imprint_line(imprint: ImprintView, currency: str) -> str:
+    """`Front: Screen print, 2 colours (White, Red), 280 x 200 mm; 1.80 GBP a garment, …`."""
+    names = f" ({', '.join(imprint.colour_names)})" if imprint.colour_names else ""
+    what = [METHOD_LABELS.get(imprint.method, imprint.method)]
+    if imprint.colours is not None:
+        plural = "" if imprint.colours == 1 else "s"
+        what.append(f"{imprint.colours} colour{plural}{names}")
+    else:  # thread or ink colours named without a count
+        what[0] += names
+    if imprint.stitches is not None:
+        what.append(f"{imprint.stitches:,} stitches")
+    if imprint.width_mm or imprint.height_mm:
+        what.append(f"{imprint.width_mm or '?'} x {imprint.height_mm or '?'} mm")
+    prices = [f"{money(imprint.unit_price_cents, currency)} a garment"]
+    if imprint.setup_cents:
+        prices.append(f"setup {money(imprint.setup_cents, currency)}")
+    location = LOCATION_LABELS.get(imprint.location, imprint.location)
+    text = f"{location}: " + ", ".join(what) + "; " + ", ".join(prices)
+    if imprint.notes:
+        text += "; notes: " + " / ".join(imprint.notes.splitlines())
+    return text
 
 
 @command(order, "advance")

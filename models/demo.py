@@ -14,7 +14,7 @@ import datetime as dt
 import itertools
 import random
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -31,6 +31,7 @@ from models import (
 from models.actors import OPERATOR
 from models.mail import queue
 from models.orders import cancelling, creating, stage_moves
+from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
 from models.stages import SEQUENCE
 from models.tables import ApiToken, Invoice, User, Workspace
@@ -42,21 +43,62 @@ TOKEN_NAME = "demo"  # noqa: S105 - a label, not a secret
 TOKEN_DAYS = 30
 SEED = 20261122
 
-# style code, style, brand, base price (pence, one-colour print included), colours, sizes
+# style code, style, brand, garment price (pence, undecorated), colours, sizes
 STYLES: tuple[tuple[str, str, str, int, tuple[tuple[str, str, str], ...], tuple[str, ...]], ...] = (
-    ("TEE", "Classic Tee", "Gildan", 650,
+    ("TEE", "Classic Tee", "Gildan", 350,
      (("BLK", "Black", "#000000"), ("WHT", "White", "#FFFFFF"), ("NVY", "Navy", "#1F2A44"),
-      ("HGY", "Heather Grey", "#9EA3A8")), ("S", "M", "L", "XL")),
-    ("ORG", "Organic Creator Tee", "Stanley/Stella", 1150,
+      ("HGY", "Heather Grey", "#9EA3A8")), ("S", "M", "L", "XL", "2XL")),
+    ("ORG", "Organic Creator Tee", "Stanley/Stella", 750,
      (("NAT", "Natural Raw", "#EFE6D2"), ("BLK", "Black", "#000000")), ("S", "M", "L", "XL")),
-    ("HOOD", "College Hoodie", "AWDis Just Hoods", 1995,
+    ("HOOD", "College Hoodie", "AWDis Just Hoods", 1595,
      (("BLK", "Jet Black", "#111111"), ("NVY", "Oxford Navy", "#1C2841"),
-      ("BUR", "Burgundy", "#6D2E46")), ("S", "M", "L", "XL")),
-    ("TOTE", "Cotton Tote", "Westford Mill", 425,
+      ("BUR", "Burgundy", "#6D2E46")), ("S", "M", "L", "XL", "2XL")),
+    ("TOTE", "Cotton Tote", "Westford Mill", 275,
      (("NAT", "Natural", "#F3ECDC"), ("BLK", "Black", "#000000"), ("NVY", "Navy", "#1F2A44")),
      ("OS",)),
-    ("BEAN", "Cuffed Beanie", "Beechfield", 575, (("BLK", "Black", "#000000"),), ("OS",)),
+    ("BEAN", "Cuffed Beanie", "Beechfield", 425, (("BLK", "Black", "#000000"),), ("OS",)),
 )  # fmt: skip
+# Garments the shop buys in for each job (no SKUs, so not stocked): style → garment price.
+BOUGHT_IN = {"5 Panel Cap": 650, "Trucker Cap": 575}
+UPCHARGES = {"2XL": 200}  # pence on top of the garment price, where that size is ordered
+
+# What is printed or stitched, priced per garment, with its setup (screens, digitising) once.
+IMPRINTS: dict[str, NewImprint] = {
+    "front_2": NewImprint("front", "screen", colours=2, colour_names=("White", "PMS 7406 C"),
+                          width_mm=280, height_mm=200, unit_price_cents=180, setup_cents=3000),
+    "front_1": NewImprint("front", "screen", colours=1, colour_names=("Black",),
+                          width_mm=220, height_mm=220, unit_price_cents=120, setup_cents=1500),
+    "back_1": NewImprint("back", "screen", colours=1, colour_names=("White",), width_mm=300,
+                         height_mm=90, unit_price_cents=120, setup_cents=1500,
+                         notes="Across the shoulders, 8 cm below the collar"),
+    "left_chest": NewImprint("left_chest", "embroidery", stitches=7800,
+                             colour_names=("Gold", "White"), width_mm=90, height_mm=60,
+                             unit_price_cents=320, setup_cents=2500),
+    "cap_front": NewImprint("front", "embroidery", stitches=5200, colour_names=("White",),
+                            width_mm=100, height_mm=50, unit_price_cents=280, setup_cents=2500),
+    "dtg_front": NewImprint("front", "dtg", width_mm=250, height_mm=300, unit_price_cents=450),
+}  # fmt: skip
+# The first garment's screens print the second too: no second setup.
+IMPRINTS["front_2_again"] = replace(
+    IMPRINTS["front_2"], setup_cents=0, notes="Same screens as the first garment"
+)
+
+
+@dataclass(frozen=True)
+class Garment:
+    style: str  # a STYLES style (stocked: its SKUs' sizes) or one of BOUGHT_IN
+    colour: str
+    sizes: tuple[tuple[str, int], ...]
+    imprints: tuple[str, ...]  # IMPRINTS keys
+
+
+@dataclass(frozen=True)
+class Job:
+    customer: int  # index into CUSTOMERS
+    title: str
+    garments: tuple[Garment, ...] = ()
+    lines: tuple[tuple[str, int, int, str | None], ...] = ()  # description, qty, price, SKU
+
 
 # SKUs kept away from the sample orders, so the inventory shows every stock status.
 OUT_OF_STOCK = ("HOOD-BUR-XL", "ORG-BLK-S", "TEE-HGY-XL")
@@ -94,27 +136,50 @@ CUSTOMERS = (
                  (("Aisha Rahman", "hello@maplethistle.example", "+44 29 2018 0044"),)),
 )  # fmt: skip
 
-# What each customer orders: (description, [(sku code, quantity)]); decoration priced per unit.
+TEE, ORGANIC, HOODIE, TOTE = "Classic Tee", "Organic Creator Tee", "College Hoodie", "Cotton Tote"
+# What each customer orders: garments in sizes with their imprints; one job of plain lines.
 JOBS = (
-    (0, "Brewery staff tees, 2-colour front + back", [("TEE-BLK-M", 12), ("TEE-BLK-L", 10)]),
-    (0, "Beer festival volunteer hoodies", [("HOOD-NVY-M", 8), ("HOOD-NVY-L", 8)]),
-    (0, "Tap room merch totes", [("TOTE-NAT-OS", 60)]),
-    (1, "Year 6 leavers hoodies", [("HOOD-BLK-S", 14), ("HOOD-BLK-M", 16)]),
-    (1, "Sports day house tees", [("TEE-WHT-M", 30), ("TEE-NVY-M", 30)]),
-    (1, "Staff lanyard-day tees", [("TEE-HGY-L", 6)]),
-    (2, "Autumn tour tees", [("ORG-NAT-M", 40), ("ORG-NAT-L", 40)]),
-    (2, "Tour beanies", [("BEAN-BLK-OS", 25)]),
-    (2, "Album launch totes", [("TOTE-BLK-OS", 50)]),
-    (3, "10K runner tees, sponsor logos on back", [("TEE-NVY-S", 40), ("TEE-NVY-M", 60)]),
-    (3, "Marshal hi-vis print", [("TEE-BLK-XL", 12)]),
-    (3, "Finish line banner tees", [("ORG-BLK-M", 20)]),
-    (4, "Route-setter hoodies", [("HOOD-BLK-L", 6), ("HOOD-BLK-XL", 4)]),
-    (4, "Members' chalk-bag tees", [("ORG-NAT-S", 24)]),
-    (5, "Barista aprons-style tees", [("TEE-BLK-S", 8)]),
-    (5, "Loyalty-card totes", [("TOTE-NAT-OS", 30)]),
-    (0, "Rebrand sample run", [("TEE-WHT-L", 5)]),
-    (4, "Bouldering comp entrant tees", [("TEE-HGY-M", 40)]),
-)
+    Job(0, "Brewery staff tees, 2-colour front + back", (
+        Garment(TEE, "Black", (("S", 4), ("M", 12), ("L", 10), ("XL", 4), ("2XL", 2)),
+                ("front_2", "back_1")),)),
+    Job(0, "Beer festival volunteer hoodies", (
+        Garment(HOODIE, "Oxford Navy", (("M", 8), ("L", 8), ("XL", 4)), ("left_chest",)),)),
+    Job(0, "Tap room merch totes", (Garment(TOTE, "Natural", (("OS", 60),), ("front_1",)),)),
+    Job(1, "Year 6 leavers hoodies", (
+        Garment(HOODIE, "Jet Black", (("S", 14), ("M", 16)), ("left_chest", "back_1")),)),
+    Job(1, "Sports day house tees", (
+        Garment(TEE, "White", (("M", 30), ("L", 12)), ("front_2",)),
+        Garment(TEE, "Navy", (("S", 10), ("M", 30)), ("front_2_again",)),
+    )),
+    Job(1, "Staff lanyard-day tees", (Garment(TEE, "Heather Grey", (("L", 6),), ("dtg_front",)),)),
+    Job(2, "Autumn tour tees", (
+        Garment(ORGANIC, "Natural Raw", (("M", 40), ("L", 40)), ("front_2", "back_1")),)),
+    Job(2, "Tour beanies", (Garment("Cuffed Beanie", "Black", (("OS", 25),), ("cap_front",)),)),
+    Job(2, "Album launch totes", (Garment(TOTE, "Black", (("OS", 50),), ("front_1",)),)),
+    Job(3, "10K runner tees, sponsor logos on back", (
+        Garment(TEE, "Navy", (("S", 40), ("M", 60), ("2XL", 6)), ("front_2", "back_1")),)),
+    Job(3, "Marshal caps", (
+        Garment("5 Panel Cap", "Hi-Vis Yellow", (("One size", 12),), ("cap_front",)),)),
+    Job(3, "Finish line banner tees", (
+        Garment(ORGANIC, "Black", (("M", 20),), ("dtg_front",)),)),
+    Job(4, "Route-setter hoodies", (
+        Garment(HOODIE, "Jet Black", (("L", 6), ("XL", 4)), ("left_chest", "back_1")),)),
+    Job(4, "Members' chalk-bag tees", (
+        Garment(ORGANIC, "Natural Raw", (("S", 24),), ("front_1",)),)),
+    Job(5, "Barista tees and caps", (
+        Garment(TEE, "Black", (("S", 8),), ("front_2",)),
+        Garment("Trucker Cap", "Stone", (("One size", 8),), ("cap_front",)),
+    )),
+    Job(5, "Loyalty-card totes", (Garment(TOTE, "Natural", (("OS", 30),), ("front_1",)),)),
+    Job(0, "Rebrand sample run", lines=(
+        ("Sample run: Classic Tee White L, front DTG", 5, 800, "TEE-WHT-L"),
+        ("Artwork: new logo set up for print", 1, 3500, None),
+    )),
+    Job(4, "Bouldering comp entrant tees", (
+        Garment(TEE, "Heather Grey", (("M", 40),), ("front_2",)),
+        Garment("Trucker Cap", "Black", (("One size", 20),), ("cap_front",)),
+    )),
+)  # fmt: skip
 
 # The stage each job ends in, in JOBS order: every stage appears, most more than once.
 FINAL_STAGES = (
@@ -140,11 +205,11 @@ class Demo:
     revoked_tokens: int = 0  # earlier demo tokens revoked by this run
 
 
-def _skus() -> list[tuple[str, dict[str, Any], int]]:
-    """(code, SKU fields, base price) for ~40 SKUs; stock levels come from the seed."""
+def _skus() -> list[dict[str, Any]]:
+    """The fields of ~50 SKUs; stock levels come from the seed."""
     rng = random.Random(SEED)  # noqa: S311 - sample data must repeat, not be secret
     rows = []
-    for prefix, style, brand, price, colours, sizes in STYLES:
+    for prefix, style, brand, _, colours, sizes in STYLES:
         for colour_code, colour, hex_code in colours:
             for size in sizes:
                 code = f"{prefix}-{colour_code}-{size}"
@@ -164,7 +229,7 @@ def _skus() -> list[tuple[str, dict[str, Any], int]]:
                     "on_hand": on_hand,
                     "reorder_point": reorder_point,
                 }
-                rows.append((code, fields, price))
+                rows.append(fields)
     return rows
 
 
@@ -190,11 +255,34 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
     return made
 
 
+def _discounted(cents: int, discount: Decimal) -> int:
+    return int(cents * (100 - discount) / 100)
+
+
+def _item(garment: Garment, prices: dict[str, int], discount: Decimal) -> NewItem:
+    """A garment at the customer's discount (setups are not discounted)."""
+    ordered = {size for size, _ in garment.sizes}
+    return NewItem(
+        style=garment.style,
+        colour=garment.colour,
+        sizes=garment.sizes,
+        unit_price_cents=_discounted(prices[garment.style], discount),
+        size_upcharges_cents=tuple((s, c) for s, c in UPCHARGES.items() if s in ordered),
+        imprints=tuple(
+            replace(
+                IMPRINTS[key],
+                unit_price_cents=_discounted(IMPRINTS[key].unit_price_cents, discount),
+            )
+            for key in garment.imprints
+        ),
+    )
+
+
 async def _order(
     rng: random.Random,
     workspace_id: int,
     customer: tuple[int, Decimal],
-    job: tuple[int, str, list[tuple[str, int]]],
+    job: Job,
     prices: dict[str, int],
     carrier: str,
     final_stage: str,
@@ -202,25 +290,16 @@ async def _order(
 ) -> tuple[int, str | None]:
     """One job taken to `final_stage` the way the shop would; returns (order id, invoice)."""
     customer_id, discount = customer
-    _, title, items = job
-    print_cost = rng.choice((250, 350, 450))  # per garment
-    lines = [
-        NewLine(
-            description=f"{title} ({code})",
-            quantity=quantity,
-            unit_price_cents=int((prices[code] + print_cost) * (100 - discount) / 100),
-            sku=code,
-        )
-        for code, quantity in items
-    ]
-    if rng.random() < 0.5:
-        lines.append(NewLine(description="Screen setup", quantity=1, unit_price_cents=2500))
     created = await creating.create(
         workspace_id=workspace_id,
         customer_id=customer_id,
-        lines=lines,
+        items=[_item(garment, prices, discount) for garment in job.garments],
+        lines=[
+            NewLine(description=text, quantity=quantity, unit_price_cents=price, sku=sku)
+            for text, quantity, price, sku in job.lines
+        ],
         due_by=clock.now().date() + dt.timedelta(days=rng.randint(3, 28)),
-        notes="Sample order made by `pressline demo`.",
+        notes=f"{job.title}. Sample order made by `pressline demo`.",
         actor=OPERATOR,
     )
     order_id = created.order.id
@@ -260,25 +339,24 @@ def _tracking(rng: random.Random, carrier: str) -> str:
 
 async def _build(workspace_id: int) -> dict[str, int]:
     rng = random.Random(SEED)  # noqa: S311 - sample data must repeat, not be secret
-    skus = _skus()
     rows = []
-    for _, fields, _ in skus:
+    for fields in _skus():
         values, errors = catalogue.sku_values(workspace_id, fields)
         errors.check()
         rows.append(values)
     await catalogue.create_skus(workspace_id, rows)
-    prices = {code: price for code, _, price in skus}
+    prices = {style: price for _, style, _, price, _, _ in STYLES} | BOUGHT_IN
     customers = await _customers(workspace_id)
     paid = 0
     invoiced = []
     artwork_states = itertools.cycle(ARTWORK_STATES)
     for job, final_stage in zip(JOBS, FINAL_STAGES, strict=True):
-        spec = CUSTOMERS[job[0]]
+        spec = CUSTOMERS[job.customer]
         state = next(artwork_states) if final_stage == "artwork" else "approved"
         _, invoice = await _order(
             rng,
             workspace_id,
-            customers[job[0]],
+            customers[job.customer],
             job,
             prices,
             spec.carrier,
@@ -299,6 +377,7 @@ async def _build(workspace_id: int) -> dict[str, int]:
         "customers": len(customers),
         "skus": len(rows),
         "orders": len(JOBS),
+        "garments": sum(len(job.garments) for job in JOBS),
         "invoices": len(invoiced),
         "paid_invoices": paid,
     }

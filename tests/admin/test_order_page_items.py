@@ -136,7 +136,7 @@ async def test_each_garment_is_a_size_grid_with_its_stock_and_imprints(shop: Sho
     assert garments.grids["item-0"] == [
         ["Size", "S", "M", "2XL", "Total"],
         ["Quantity", "4", "10", "2", "16"],
-        ["Upcharge", "", "", "+2.00 GBP", ""],
+        ["Upcharge (GBP)", "", "", "+2.00", ""],
         ["On hand", "20", "6", "30", ""],
         ["Reserved", "4", "10", "2", ""],
         ["Available", "16", "short 4", "28", ""],

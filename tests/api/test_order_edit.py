@@ -5,6 +5,7 @@ order's ETag; `Idempotency-Key` replays; tenancy; the write limit; validation.""
 
 from __future__ import annotations
 
+import asyncio
 from decimal import Decimal
 from typing import Any
 
@@ -26,7 +27,16 @@ from tests.api.item_helpers import (
     reserved,
     stocked,
 )
-from tests.api.order_helpers import Shop, advance, create, line, order_body, shop, snapshot
+from tests.api.order_helpers import (
+    Shop,
+    advance,
+    create,
+    line,
+    more_callers,
+    order_body,
+    shop,
+    snapshot,
+)
 
 KEY = "Idempotency-Key"
 
@@ -526,6 +536,52 @@ async def test_if_match_with_a_stale_etag_is_412_and_with_the_current_200(client
     )
     assert listed.status_code == 200, listed.text
     assert listed.json()["revision"] == 6
+
+
+async def test_of_two_simultaneous_edits_from_one_read_one_wins_and_one_is_412(client):
+    s = await shop()
+    await stocked(s.ws)
+    order = await new_order(client, s, items_body(s.customer.id, tee(M=2)))
+    etag = (await get(client, s.auth, order["id"])).headers["etag"]
+    other = (await more_callers(s.ws, 1))[0]
+    answers = await asyncio.gather(
+        patch(client, s.auth, order["id"], {"items": [tee(M=5)]}, **{"If-Match": etag}),
+        patch(client, other, order["id"], {"items": [tee(S=7)]}, **{"If-Match": etag}),
+    )
+    assert sorted(r.status_code for r in answers) == [200, 412], [r.text for r in answers]
+    [won] = [r.json() for r in answers if r.status_code == 200]
+    assert won["revision"] == 2
+    held = {code: q for code, q in (await reserved(s.ws)).items() if q}
+    assert held == await line_quantities(order["id"])
+    assert held in ({"G5000-BLACK-M": 5}, {"G5000-BLACK-S": 7})
+
+
+async def test_simultaneous_edits_of_orders_sharing_skus_keep_reserved_exact(client):
+    s = await shop()
+    await stocked(s.ws)
+    callers = [s.auth, *await more_callers(s.ws, 3)]
+    body = items_body(s.customer.id, tee(S=1, M=1))
+    orders = [await new_order(client, s, body) for _ in range(4)]
+    edits = [
+        {"items": [tee(S=4, M=2, XL=1)]},
+        {"items": [tee(M=6, L=2)]},
+        {"items": [tee(S=1, L=1, XL=3)], "lines": [line()]},
+        {"items": [], "lines": [line()]},
+    ]
+    answers = await asyncio.gather(
+        *(
+            patch(client, auth, order["id"], edit)
+            for auth, order, edit in zip(callers, orders, edits, strict=True)
+        )
+    )
+    assert [r.status_code for r in answers] == [200] * 4, [r.text for r in answers]
+    held: dict[str, int] = {}
+    for order in orders:
+        for code, quantity in (await line_quantities(order["id"])).items():
+            held[code] = held.get(code, 0) + quantity
+    assert {code: q for code, q in (await reserved(s.ws)).items() if q} == held
+    assert held == {"G5000-BLACK-S": 5, "G5000-BLACK-M": 8, "G5000-BLACK-L": 3,
+                    "G5000-BLACK-XL": 4}  # fmt: skip
 
 
 # --- Idempotency-Key -----------------------------------------------------------------------------

@@ -1,24 +1,38 @@
 """The order forms of the admin read as the API reads its bodies: the fields typed become the
-JSON body of `POST /orders` or `/advance` and go through the same decode (api/validation.py),
-so every refusal has the API's words; a field's error is shown beside the field that was typed.
+JSON body of `POST /orders`, `PATCH /orders/{id}` or `/advance` and go through the same decode
+(api/validation.py), so every refusal has the API's words (a garment's in people's words,
+api/admin/item_forms.py); a field's error is shown beside the field that was typed.
 Also the small formatting the order pages share."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 import msgspec
 
+from api.admin import item_forms
 from api.admin.forms import text, whole_number
 from api.validation import decode_body
 from models import clock
 from models import money as amounts
 from models.errors import InvalidFields
-from models.orders.lines import local_midnight
-from models.schemas.orders import MAX_UNIT_PRICE_CENTS, AdvanceRequest, OrderCreate
+from models.filters import MAX_ID
+from models.orders.editing import KEEP, OrderEdit
+from models.orders.garment_options import OrderContent
+from models.orders.item_reads import ItemView
+from models.orders.items import NewItem
+from models.orders.lines import NewLine, local_midnight
+from models.schemas.orders import (
+    MAX_UNIT_PRICE_CENTS,
+    AdvanceRequest,
+    OrderCreate,
+    OrderUpdate,
+)
 from models.stages import OPEN, SEQUENCE
 from models.statements import when
 
@@ -44,14 +58,15 @@ STAGE_NAMES = {
 }
 # The form field an API error key belongs to (`lines.N.…` keys are mapped by `_field`).
 FORM_FIELDS = {"customer_id": "customer"}
+T = TypeVar("T")
 
 
 # --- creating an order ---------------------------------------------------------------------------
 
 
 def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
-    """What was typed, to show again: the fields and each line that has anything in it (in
-    the order of their numbers), one empty line when none has."""
+    """What was typed, to show again: the fields, each garment and each line that has anything
+    in it (in the order of their numbers), one empty line when none has."""
     numbers = sorted(
         {int(found[1]) for name in fields if (found := LINE_FIELD.fullmatch(name))}
     )  # fmt: skip
@@ -63,13 +78,69 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
         line = {part: text(fields, f"lines-{number}-{part}").strip() for part in LINE_PARTS}
         if any(line.values()):
             lines.append({"number": number, **line})
+    items, unread_items = item_forms.typed_items(fields)
     return {
         "customer": text(fields, "customer").strip(),
         "due_by": text(fields, "due_by").strip(),
         "external_ref": text(fields, "external_ref").strip(),
-        "lines": lines or [{"number": 0, **dict.fromkeys(LINE_PARTS, "")}],
+        "notes": text(fields, "notes").strip(),
+        "revision": text(fields, "revision").strip(),
+        "lines": lines or [empty_line(0)],
+        "items": items,
         "unread": [name for name in unread if text(fields, name).strip()],
+        "unread_items": unread_items,
     }
+
+
+def empty_line(number: int) -> dict[str, Any]:
+    return {"number": number, **dict.fromkeys(LINE_PARTS, "")}
+
+
+def typed_edit(content: OrderContent, timezone: str) -> dict[str, Any]:
+    """An order as its edit form starts: its fields, garments and plain lines as typed."""
+    order = content.order
+    return {
+        "customer": str(order.customer_id),
+        "due_by": Shown(timezone).day(order.due_by) if order.due_by is not None else "",
+        "external_ref": order.external_ref or "",
+        "notes": order.notes,
+        "revision": str(order.revision),
+        "lines": [
+            {
+                "number": number,
+                "description": line.description,
+                "sku": line.sku or "",
+                "quantity": str(line.quantity),
+                "unit_price": item_forms.major(line.unit_price_cents),
+            }
+            for number, line in enumerate(content.lines)
+        ]
+        or [empty_line(0)],
+        "items": item_forms.items_typed_from(content.items),
+        "unread": [],
+        "unread_items": [],
+    }
+
+
+def after_action(action: str, typed: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The form after one of its row buttons (`action`): what was typed plus or minus one
+    garment, imprint or line, or the garments' sizes shown again; and the field to put the
+    cursor in (the new row's first, the sizes shown)."""
+    lines = [line for line in typed["lines"] if _filled(line)] or [empty_line(0)]
+    items = typed["items"] or [item_forms.empty_item(0)]
+    focus: str | None = None
+    if action == item_forms.ADD_LINE:
+        number = max(line["number"] for line in lines) + 1
+        lines = [*lines, empty_line(number)]
+        focus = f"lines-{number}-description"
+    elif found := item_forms.REFRESH_ACTION.fullmatch(action):
+        focus = f"items-{found[1]}-q0" if found[1] else None
+    else:
+        changed = item_forms.apply_action(action, items)
+        if changed is not None:
+            focus = item_forms.focus_after(action, items, changed)
+            items = changed
+    return {**typed, "lines": lines, "items": items}, focus
 
 
 def _filled(line: dict[str, Any]) -> bool:
@@ -83,18 +154,16 @@ def _number_or_text(value: str) -> int | str:
     return value if number is None else number
 
 
-def order_request(typed: dict[str, Any]) -> OrderCreate:
-    """The typed order as `POST /orders` would read it, or InvalidFields with the API's keys
-    and words (`form_errors` shows them beside the form's fields)."""
-    body: dict[str, Any] = {"lines": []}
-    if typed["customer"]:
-        body["customer_id"] = _number_or_text(typed["customer"])
-    for name in ("due_by", "external_ref"):
-        if typed[name]:
-            body[name] = typed[name]
+def _content(typed: dict[str, Any], body: dict[str, Any]) -> dict[str, list[str]]:
+    """The typed garments and lines into `body` as the API takes them; returns the errors
+    found reading them (amounts, fields no page numbers), keyed as the API's."""
+    body["lines"] = []
     own: dict[str, list[str]] = {}
     if typed.get("unread"):
         own["lines"] = [UNREAD_LINES.format(names=", ".join(typed["unread"][:3]))]
+    if typed.get("unread_items"):
+        names = ", ".join(typed["unread_items"][:3])
+        own["items"] = [item_forms.UNREAD_ITEMS.format(names=names)]
     for index, line in enumerate(line for line in typed["lines"] if _filled(line)):
         item: dict[str, Any] = {"description": line["description"]}
         if line["sku"]:
@@ -110,8 +179,15 @@ def order_request(typed: dict[str, Any]) -> OrderCreate:
                 cents = 0  # refused here: the API's bound would say it again in minor units
             item["unit_price_cents"] = cents
         body["lines"].append(item)
+    if typed["items"]:
+        body["items"], item_errors = item_forms.item_bodies(typed["items"])
+        own.update(item_errors)
+    return own
+
+
+def _decoded(body: dict[str, Any], own: dict[str, list[str]], schema: type[T]) -> T:
     try:
-        request = decode_body(msgspec.json.encode(body), OrderCreate)
+        request = decode_body(msgspec.json.encode(body), schema)
     except InvalidFields as invalid:
         for key, messages in invalid.errors.items():
             own.setdefault(key, []).extend(messages)
@@ -121,12 +197,83 @@ def order_request(typed: dict[str, Any]) -> OrderCreate:
     return request
 
 
+def order_request(typed: dict[str, Any]) -> OrderCreate:
+    """The typed order as `POST /orders` would read it, or InvalidFields with the API's keys
+    and words (`form_errors` shows them beside the form's fields)."""
+    body: dict[str, Any] = {}
+    if typed["customer"]:
+        body["customer_id"] = _number_or_text(typed["customer"])
+    for name in ("due_by", "external_ref", "notes"):
+        if typed[name]:
+            body[name] = typed[name]
+    own = _content(typed, body)
+    if not typed["items"]:
+        body.pop("items", None)
+    return _decoded(body, own, OrderCreate)
+
+
+def update_request(typed: dict[str, Any]) -> OrderUpdate:
+    """The typed edit as `PATCH /orders/{id}` would read it: every field given (a blank due
+    date or reference clears it), the garments and lines replacing the order's."""
+    body: dict[str, Any] = {
+        "due_by": typed["due_by"] or None,
+        "external_ref": typed["external_ref"] or None,
+        "notes": typed["notes"],
+    }
+    own = _content(typed, body)
+    body.setdefault("items", [])
+    return _decoded(body, own, OrderUpdate)
+
+
+def expected_revision(typed: dict[str, Any]) -> int | None:
+    """The revision the edit form was opened at (None when the field was lost or altered:
+    the edit then checks nothing, as a PATCH without If-Match)."""
+    number = whole_number(typed["revision"])
+    return number if number is not None and 0 < number <= MAX_ID else None
+
+
+def only_changes(edit: OrderEdit, content: OrderContent, timezone: str) -> OrderEdit:
+    """The edit without the parts the form sent back as they were: an order past the stages
+    where its content may change still takes a new due date or notes, and saving an
+    unchanged form changes nothing (no new revision)."""
+    order = content.order
+    due_before = order.due_by and when(order.due_by).astimezone(ZoneInfo(timezone)).date()
+    kept_lines = [
+        NewLine(line.description, line.quantity, line.unit_price_cents, line.sku)
+        for line in content.lines
+    ]
+    return replace(
+        edit,
+        due_by=KEEP if edit.due_by == (due_before or None) else edit.due_by,
+        notes=KEEP if edit.notes == order.notes else edit.notes,
+        external_ref=KEEP if edit.external_ref == order.external_ref else edit.external_ref,
+        lines=None if edit.lines is None or list(edit.lines) == kept_lines else edit.lines,
+        items=None if edit.items is None or _same_items(edit.items, content.items) else edit.items,
+    )
+
+
+def _same_items(new: Sequence[NewItem], views: Sequence[ItemView]) -> bool:
+    def garment(item: NewItem) -> tuple[Any, ...]:
+        ordered = {label.casefold(): qty for label, qty in item.sizes if qty}
+        extra = {label.casefold(): cents for label, cents in item.size_upcharges_cents if cents}
+        return (item.style, item.colour, item.description, item.unit_price_cents,
+                ordered, extra, item.imprints)  # fmt: skip
+
+    return len(new) == len(views) and all(
+        garment(item) == garment(item_forms.as_new_item(view))
+        for item, view in zip(new, views, strict=True)
+    )
+
+
 def form_errors(errors: dict[str, list[str]], typed: dict[str, Any]) -> dict[str, list[str]]:
-    """API error keys (`lines.0.unit_price_cents`) as the typed form's fields
-    (`lines-3-unit_price`); the messages are the API's own."""
+    """API error keys as the typed form's fields: `lines.0.unit_price_cents` as
+    `lines-3-unit_price` (the API's own messages), `items.0.imprints.1.colours` as
+    `items-0-imprints-1-colours` in people's words (api/admin/item_forms.py)."""
     numbers = [line["number"] for line in typed["lines"] if _filled(line)]
-    shown: dict[str, list[str]] = {}
+    shown = item_forms.shown_item_errors(errors, typed["items"])
     for key, messages in errors.items():
+        if key == "items" or key.startswith("items."):
+            continue
         shown.setdefault(_field(key, numbers), []).extend(messages)
     return shown
 

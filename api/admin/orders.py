@@ -15,25 +15,34 @@ from litestar.response import Redirect, Template
 from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
+from api.admin.item_forms import for_display
 from api.admin.order_forms import (
     STAGE_NAMES,
     Shown,
+    after_action,
+    expected_revision,
     form_errors,
     move_request,
+    only_changes,
     order_request,
+    typed_edit,
     typed_move,
     typed_order,
+    update_request,
 )
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
 from models.actors import Actor
 from models.admin_sessions import AdminUser
-from models.errors import DomainError, InvalidFields, NotFoundError
-from models.orders import cancelling, creating, stage_moves
+from models.errors import DomainError, InvalidFields, NotFoundError, StaleError, summary
+from models.filters import MAX_ID
+from models.orders import cancelling, creating, editing, garment_options, stage_moves
 from models.orders import pages as order_pages
+from models.orders.garment_options import OrderContent
+from models.orders.items import LOCATION_LABELS, METHOD_LABELS
 from models.orders.pages import DUE_FILTERS, Filters, OrderHead
 from models.queries import admin as admin_queries
-from models.stages import API_TARGET_STAGES, OPEN, STAGES
+from models.stages import API_TARGET_STAGES, CONTENT_EDITABLE, OPEN, STAGES
 
 OrderRef = Annotated[
     str, PathParameter(description="The order's ORD- number (ORD-2026-0042) or its id")
@@ -99,7 +108,13 @@ class OrderController(Controller):
 
     @get("/{ref:str}")
     async def show_order(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
-        return await self._order_page(request, ref, notice=(await flash.take(request)).notice)
+        """`?rev=N` (a printed work order's QR code) names the revision printed: the page says
+        when the order has changed since (other values are ignored)."""
+        rev = whole_number(request.query_params.get("rev", ""))
+        return await self._order_page(
+            request, ref, notice=(await flash.take(request)).notice,
+            printed_revision=rev if rev is not None and 0 < rev <= MAX_ID else None,
+        )  # fmt: skip
 
     async def _order_page(
         self, request: Request[Any, Any, Any], ref: str, *, status_code: int = 200, **extra: Any
@@ -109,16 +124,19 @@ class OrderController(Controller):
         found = await order_pages.order_page(user.workspace_id, ref)
         if found is None:
             raise NotFoundError(f"order {ref} not found")
-        context: dict[str, Any] = {"errors": {}, "message": None, "typed": {}, **extra}
+        context: dict[str, Any] = {
+            "errors": {}, "message": None, "typed": {}, "printed_revision": None, **extra
+        }  # fmt: skip
         return page(
             request, "order.html", status_code=status_code, here="orders",
             title=f"Order {found.order.number}", o=found.order, lines=found.lines,
             history=found.history, invoices=found.invoices, messages=found.messages,
-            deliveries=found.deliveries, shown=Shown(user.timezone), targets=API_TARGET_STAGES,
-            stage_names=STAGE_NAMES, **context,
+            deliveries=found.deliveries, items=found.items, shown=Shown(user.timezone),
+            targets=API_TARGET_STAGES, stage_names=STAGE_NAMES, LOCATION_LABELS=LOCATION_LABELS,
+            METHOD_LABELS=METHOD_LABELS, **context,
         )  # fmt: skip
 
-    # --- creating --------------------------------------------------------------------------
+    # --- creating and editing -------------------------------------------------------------
 
     @get("/new")
     async def new_order(self, request: Request[Any, Any, Any]) -> Template:
@@ -133,27 +151,67 @@ class OrderController(Controller):
         status_code: int = 200,
         errors: dict[str, list[str]] | None = None,
         message: str | None = None,
+        focus: str | None = None,
     ) -> Template:
         return page(
             request, "order_new.html", status_code=status_code, here="orders", title="New order",
-            customers=await admin_queries.customers(request.user.workspace_id), typed=typed,
-            errors=errors or {}, message=message,
+            customers=await admin_queries.customers(request.user.workspace_id),
+            **await self._form_context(request, typed, errors or {}, focus),
+            form_url=_url("/orders/new"), save_label="Create order", back_url=_url("/orders"),
+            back_label="Back to the orders", edited=None, message=message,
         )  # fmt: skip
+
+    async def _form_context(
+        self,
+        request: Request[Any, Any, Any],
+        typed: dict[str, Any],
+        errors: dict[str, list[str]],
+        focus: str | None,
+    ) -> dict[str, Any]:
+        """What both order forms show besides the order: the garments with their size columns
+        (the SKUs' sizes and stock for the style and colour typed) and what to suggest."""
+        workspace_id = request.user.workspace_id
+        runs = await garment_options.size_runs(
+            workspace_id, [(item["style"], item["colour"]) for item in typed["items"]]
+        )
+        return {
+            "typed": typed,
+            "garments": for_display(typed["items"], runs, errors),
+            "offered": await garment_options.offered(workspace_id),
+            "errors": errors,
+            "focus": focus,
+            "locations": LOCATION_LABELS,
+            "methods": METHOD_LABELS,
+        }
 
     @post("/", status_code=303)
     async def create_order(self, request: Request[Any, Any, Any]) -> Template | Redirect:
-        typed = typed_order(await form(request))
+        return await self._create(request)
+
+    @post("/new", status_code=303)
+    async def create_order_from_form(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        """The new-order form's own address: its row buttons and its save."""
+        return await self._create(request)
+
+    async def _create(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        fields = await form(request)
+        typed = typed_order(fields)
+        action = text(fields, "action") or "save"
+        if action != "save":  # a row added or removed, sizes shown: the form again
+            typed, focus = after_action(action, typed)
+            return await self._new_form(request, typed=typed, focus=focus)
         try:
             body = order_request(typed)
             created = await creating.create(
                 workspace_id=request.user.workspace_id, customer_id=body.customer_id,
-                lines=body.new_lines(), due_by=body.due_by, external_ref=body.external_ref,
-                actor=_actor(request),
+                lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
+                notes=body.notes or "", external_ref=body.external_ref, actor=_actor(request),
             )  # fmt: skip
         except InvalidFields as invalid:
+            shown = form_errors(invalid.errors, typed)
             return await self._new_form(
-                request, typed=typed, status_code=422, message=invalid.message,
-                errors=form_errors(invalid.errors, typed),
+                request, typed=typed, status_code=422, message=summary(shown),
+                errors=shown,
             )  # fmt: skip
         except DomainError as refused:  # the plan's open-order limit
             return await self._new_form(
@@ -161,6 +219,76 @@ class OrderController(Controller):
             )
         number = created.order.number
         return await flash.redirect(request, _url(f"/orders/{number}"), f"Order {number} created.")
+
+    @get("/{ref:str}/edit")
+    async def edit_order_form(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
+        content = await _content(request, ref)
+        return await self._edit_form(
+            request, content, typed=typed_edit(content, request.user.timezone)
+        )
+
+    async def _edit_form(
+        self,
+        request: Request[Any, Any, Any],
+        content: OrderContent,
+        *,
+        typed: dict[str, Any],
+        status_code: int = 200,
+        errors: dict[str, list[str]] | None = None,
+        message: str | None = None,
+        focus: str | None = None,
+    ) -> Template:
+        order = content.order
+        return page(
+            request, "order_edit.html", status_code=status_code, here="orders",
+            title=f"Edit {order.number}",
+            **await self._form_context(request, typed, errors or {}, focus),
+            form_url=_url(f"/orders/{order.number}/edit"), save_label="Save changes",
+            back_url=_url(f"/orders/{order.number}"), back_label="Back to the order",
+            edited=order, content_editable=order.stage in CONTENT_EDITABLE,
+            stage_name=STAGE_NAMES.get(order.stage, order.stage), message=message,
+        )  # fmt: skip
+
+    @post("/{ref:str}/edit", status_code=303)
+    async def save_order_edit(
+        self, request: Request[Any, Any, Any], ref: OrderRef
+    ) -> Template | Redirect:
+        """The edit form's buttons and its save: `edit_order`, the function PATCH calls,
+        with the form's revision as the one expected (a change meanwhile refuses the save)."""
+        content = await _content(request, ref)
+        fields = await form(request)
+        typed = typed_order(fields)
+        action = text(fields, "action") or "save"
+        if action != "save":
+            typed, focus = after_action(action, typed)
+            return await self._edit_form(request, content, typed=typed, focus=focus)
+        number = content.order.number
+        try:
+            edit = only_changes(update_request(typed).edit(), content, request.user.timezone)
+            await editing.edit_order(
+                workspace_id=request.user.workspace_id, order_id=content.order.id, edit=edit,
+                actor=_actor(request), expected_revision=expected_revision(typed),
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            shown = form_errors(invalid.errors, typed)
+            return await self._edit_form(
+                request, content, typed=typed, status_code=422,
+                message=summary(shown), errors=shown,
+            )  # fmt: skip
+        except NotFoundError:
+            raise
+        except StaleError as stale:  # someone else saved it meanwhile
+            return await self._edit_form(
+                request, content, typed=typed, status_code=409,
+                message=f"{stale.message} Open the edit page again to start from the order as "
+                "it is now.",
+            )  # fmt: skip
+        except DomainError as refused:  # the order's stage (DECISIONS §18)
+            return await self._edit_form(
+                request, content, typed=typed, status_code=422, message=refused.message
+            )
+        notice = f"Order {number} saved." if edit.changes_anything else "Nothing was changed."
+        return await flash.redirect(request, _url(f"/orders/{number}"), notice)
 
     # --- moving and cancelling ---------------------------------------------------------------
 
@@ -219,6 +347,13 @@ class OrderController(Controller):
             _url(f"/orders/{order.number}"),
             f"Order {order.number} cancelled; its unconsumed stock reservations were released.",
         )
+
+
+async def _content(request: Request[Any, Any, Any], ref: str) -> OrderContent:
+    found = await garment_options.order_content(request.user.workspace_id, ref)
+    if found is None:
+        raise NotFoundError(f"order {ref} not found")
+    return found
 
 
 def _query(filters: Filters) -> dict[str, Any]:

@@ -1,0 +1,487 @@
+"""Garments on the admin's order forms (DECISIONS §18): their fields as typed, the buttons that
+add and remove rows without losing anything typed (the page comes back with the form as it was,
+plus or minus one row: no script needed), the size columns each garment shows, the API body
+they become, and the API's error keys (`items.0.imprints.1.colours`) as fields and sentences
+people read ("Garment 1, imprint 2: Colours is required for screen printing.").
+
+Field names: `items-{i}-style|colour|description|unit_price|other_size|other_quantity`,
+`items-{i}-size-{SIZE}`, `items-{i}-upcharge-{SIZE}` and
+`items-{i}-imprints-{j}-location|method|colours|colour_names|stitches|width_mm|height_mm|
+unit_price|setup|notes`. Numbers only order the rows (the page numbers new ones after the
+highest), up to six digits; a garment field the page could not have numbered is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from api.admin.forms import text, whole_number
+from models import money as amounts
+from models.orders import items as rules
+from models.orders.garment_options import SizeOption
+from models.orders.item_reads import ItemView
+from models.orders.items import NewImprint, NewItem
+from models.schemas.items import MAX_CENTS_GIVEN
+
+ITEM_PARTS = ("style", "colour", "description", "unit_price", "other_size", "other_quantity")
+IMPRINT_PARTS = (
+    "location", "method", "colours", "colour_names", "stitches", "width_mm", "height_mm",
+    "unit_price", "setup", "notes",
+)  # fmt: skip
+_NUMBER = "(0|[1-9][0-9]{0,5})"
+ITEM_FIELD = re.compile(rf"items-{_NUMBER}-({'|'.join(ITEM_PARTS)})")
+SIZE_FIELD = re.compile(rf"items-{_NUMBER}-(size|upcharge)-(.+)", re.DOTALL)
+IMPRINT_FIELD = re.compile(rf"items-{_NUMBER}-imprints-{_NUMBER}-({'|'.join(IMPRINT_PARTS)})")
+ANY_ITEM_FIELD = re.compile(r"items-.*", re.DOTALL)
+UNREAD_ITEMS = (
+    "A garment could not be read: its fields are numbered past what this page sends "
+    "({names}). Reload the page and add the garment again."
+)
+PRICE_TOO_HIGH = f"must be at most {MAX_CENTS_GIVEN // 100:,}.00"
+OTHER_SIZE_UNNAMED = "Garment {n}: name the other size (e.g. OSFA) beside its quantity."
+
+# What the buttons of the forms ask for, besides saving (`action`): each re-renders the form.
+ADD_ITEM, ADD_LINE = "add_item", "add_line"
+REFRESH_ACTION = re.compile(rf"refresh(?:-{_NUMBER})?")
+_ROW_ACTION = re.compile(
+    rf"(?:(add_imprint|remove_item)-{_NUMBER}|remove_imprint-{_NUMBER}-{_NUMBER})"
+)
+
+# How the form's fields are named in sentences.
+ITEM_LABELS = {
+    "style": "Style",
+    "colour": "Colour",
+    "description": "Description",
+    "unit_price": "Price each",
+    "sizes": "Sizes",
+    "imprints": "Imprints",
+    "other_size": "Other size",
+}
+IMPRINT_LABELS = {
+    "location": "Location",
+    "method": "Method",
+    "colours": "Ink colours",
+    "colour_names": "Colour names",
+    "stitches": "Stitches",
+    "width_mm": "Width (mm)",
+    "height_mm": "Height (mm)",
+    "unit_price": "Price per garment",
+    "setup": "Setup (once)",
+    "notes": "Notes",
+}
+
+
+# --- what was typed --------------------------------------------------------------------------
+
+
+def typed_items(fields: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Each garment with anything typed in it (in the order of their numbers), its imprints
+    likewise; and the garment fields that no page numbers (to be refused, never dropped)."""
+    garments: dict[int, dict[str, Any]] = {}
+
+    def garment(number: int) -> dict[str, Any]:
+        if number not in garments:
+            garments[number] = {
+                "number": number, **dict.fromkeys(ITEM_PARTS, ""), "sizes": {}, "upcharges": {},
+                "imprints": {},
+            }  # fmt: skip
+        return garments[number]
+
+    unread = []
+    for name in fields:
+        value = text(dict(fields), name).strip()
+        if found := ITEM_FIELD.fullmatch(name):
+            garment(int(found[1]))[found[2]] = value
+        elif found := IMPRINT_FIELD.fullmatch(name):
+            imprints = garment(int(found[1]))["imprints"]
+            imprint = imprints.setdefault(
+                int(found[2]), {"number": int(found[2]), **dict.fromkeys(IMPRINT_PARTS, "")}
+            )
+            imprint[found[3]] = value
+        elif found := SIZE_FIELD.fullmatch(name):
+            label = found[3].strip()
+            if label and value:
+                where = "sizes" if found[2] == "size" else "upcharges"
+                garment(int(found[1]))[where][label] = value
+        elif ANY_ITEM_FIELD.fullmatch(name) and value:
+            unread.append(name)
+    typed = []
+    for number in sorted(garments):
+        item = garments[number]
+        _fold_other_size(item)
+        item["imprints"] = [
+            imprint
+            for _, imprint in sorted(item["imprints"].items())
+            if any(imprint[part] for part in IMPRINT_PARTS)
+        ]
+        if filled(item):
+            typed.append(item)
+    return typed, sorted(unread)
+
+
+def _fold_other_size(item: dict[str, Any]) -> None:
+    """A size typed in the "other size" box becomes a column of its own."""
+    label = item["other_size"]
+    if label and label not in item["sizes"]:
+        if item["other_quantity"]:
+            item["sizes"][label] = item["other_quantity"]
+        else:
+            item["sizes"][label] = "0"
+        item["other_size"] = item["other_quantity"] = ""
+
+
+def filled(item: dict[str, Any]) -> bool:
+    return bool(
+        any(item[part] for part in ITEM_PARTS)
+        or item["sizes"]
+        or item["upcharges"]
+        or item["imprints"]
+    )
+
+
+def empty_item(number: int, *, with_imprint: bool = True) -> dict[str, Any]:
+    """A new garment row (with one imprint row to fill, as most garments are printed)."""
+    return {
+        "number": number, **dict.fromkeys(ITEM_PARTS, ""), "sizes": {}, "upcharges": {},
+        "imprints": [empty_imprint(0)] if with_imprint else [], "new": True,
+    }  # fmt: skip
+
+
+def empty_imprint(number: int) -> dict[str, Any]:
+    return {"number": number, **dict.fromkeys(IMPRINT_PARTS, ""), "new": True}
+
+
+def apply_action(action: str, items: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The garments once a row button (`add_item`, `add_imprint-N`, `remove_item-N`,
+    `remove_imprint-N-M`) has acted; None for an action that is not one of these."""
+    if action == ADD_ITEM:
+        if len(items) >= rules.MAX_ITEMS:
+            return list(items)
+        return [*items, empty_item(max((i["number"] for i in items), default=-1) + 1)]
+    found = _ROW_ACTION.fullmatch(action)
+    if found is None:
+        return None
+    kind, number = found[1], int(found[2] or found[3])
+    if kind == "remove_item":
+        return [item for item in items if item["number"] != number]
+    changed = []
+    for item in items:
+        if item["number"] == number:
+            imprints = item["imprints"]
+            if kind == "add_imprint":
+                if len(imprints) < rules.MAX_IMPRINTS:
+                    next_number = max((i["number"] for i in imprints), default=-1) + 1
+                    imprints = [*imprints, empty_imprint(next_number)]
+            else:
+                imprints = [i for i in imprints if i["number"] != int(found[4])]
+            item = {**item, "imprints": imprints}
+        changed.append(item)
+    return changed
+
+
+def focus_after(
+    action: str, before: Sequence[dict[str, Any]], after: Sequence[dict[str, Any]]
+) -> str | None:
+    """Where the cursor goes once a row button has acted: the new row's first field, else the
+    button that adds such a row again."""
+    if action == ADD_ITEM:
+        added = after[-1]
+        return f"items-{added['number']}-style" if len(after) > len(before) else "add-item"
+    found = _ROW_ACTION.fullmatch(action)
+    if found is None:
+        return None
+    if found[1] == "add_imprint":
+        number = int(found[2])
+        old = next((i for i in before if i["number"] == number), None)
+        new = next((i for i in after if i["number"] == number), None)
+        if old is None or new is None:
+            return None
+        if len(new["imprints"]) > len(old["imprints"]):
+            return f"items-{number}-imprints-{new['imprints'][-1]['number']}-location"
+        return f"add-imprint-{number}"
+    if found[1] == "remove_item":
+        return "add-item"
+    return f"add-imprint-{found[3]}"
+
+
+def for_display(
+    items: Sequence[dict[str, Any]],
+    runs: Mapping[tuple[str, str], Sequence[SizeOption]],
+    errors: Mapping[str, list[str]],
+) -> list[dict[str, Any]]:
+    """The garments as the form shows them (one empty garment when there are none), each with
+    its size columns and the errors about its grid (shown under it, each naming its size)."""
+    shown = []
+    for item in items or [empty_item(0)]:
+        prefix = f"items-{item['number']}-"
+        grid = ("size-", "upcharge-", "sizes", "other_size")
+        shown.append(
+            {
+                **item,
+                "columns": size_columns(item, runs),
+                "grid_errors": [
+                    message
+                    for field, messages in errors.items()
+                    if field.startswith(prefix) and field[len(prefix) :].startswith(grid)
+                    for message in messages
+                ],
+            }
+        )
+    return shown
+
+
+def items_typed_from(views: Sequence[ItemView]) -> list[dict[str, Any]]:
+    """An order's garments as its edit form shows them (amounts in major units)."""
+    typed = []
+    for number, view in enumerate(views):
+        typed.append(
+            {
+                "number": number,
+                "style": view.style,
+                "colour": view.colour,
+                "description": view.description,
+                "unit_price": major(view.unit_price_cents),
+                "other_size": "",
+                "other_quantity": "",
+                "sizes": {size: str(qty) for size, qty in view.sizes.items() if qty},
+                "upcharges": {
+                    size: major(cents) for size, cents in view.size_upcharges_cents.items() if cents
+                },
+                "imprints": [
+                    {
+                        "number": n,
+                        "location": imprint.location,
+                        "method": imprint.method,
+                        "colours": _or_blank(imprint.colours),
+                        "colour_names": ", ".join(imprint.colour_names),
+                        "stitches": _or_blank(imprint.stitches),
+                        "width_mm": _or_blank(imprint.width_mm),
+                        "height_mm": _or_blank(imprint.height_mm),
+                        "unit_price": major(imprint.unit_price_cents)
+                        if imprint.unit_price_cents
+                        else "",
+                        "setup": major(imprint.setup_cents) if imprint.setup_cents else "",
+                        "notes": imprint.notes,
+                    }
+                    for n, imprint in enumerate(view.imprints)
+                ],
+            }
+        )
+    return typed
+
+
+def as_new_item(view: ItemView) -> NewItem:
+    """A stored garment as an edit would send it back unchanged."""
+    return NewItem(
+        style=view.style,
+        colour=view.colour,
+        description=view.description,
+        sizes=tuple(view.sizes.items()),
+        unit_price_cents=view.unit_price_cents,
+        size_upcharges_cents=tuple(view.size_upcharges_cents.items()),
+        imprints=tuple(
+            NewImprint(
+                location=i.location,
+                method=i.method,
+                colours=i.colours,
+                colour_names=tuple(i.colour_names),
+                stitches=i.stitches,
+                width_mm=i.width_mm,
+                height_mm=i.height_mm,
+                notes=i.notes,
+                unit_price_cents=i.unit_price_cents,
+                setup_cents=i.setup_cents,
+            )
+            for i in view.imprints
+        ),
+    )
+
+
+def _major_or_blank(cents: int) -> str:
+    return major(cents) if cents else ""
+
+
+def _or_blank(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def major(cents: int) -> str:
+    """Minor units as the money fields take them back (`1250.00`)."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+# --- the size columns ------------------------------------------------------------------------
+
+
+def size_columns(
+    item: dict[str, Any], runs: Mapping[tuple[str, str], Sequence[SizeOption]]
+) -> list[dict[str, Any]]:
+    """The garment's size columns: its SKUs' sizes (with what is available) when the workspace
+    stocks its style and colour, else the standard run; then any other size typed, so nothing
+    typed is hidden."""
+    run = runs.get(rules.stock_key(item["style"], item["colour"]))
+    columns: list[dict[str, Any]] = (
+        [{"label": size.label, "available": size.available, "sku": size.sku} for size in run]
+        if run
+        else [{"label": label, "available": None, "sku": None} for label in rules.STANDARD_SIZES]
+    )
+    known = {column["label"].casefold(): column for column in columns}
+    for label in [*item["sizes"], *item["upcharges"]]:
+        if label.casefold() not in known:
+            known[label.casefold()] = {"label": label, "available": None, "sku": None}
+            columns.append(known[label.casefold()])
+    for index, column in enumerate(columns):
+        column["index"] = index
+        column["quantity"] = _typed_for(item["sizes"], column["label"])
+        column["upcharge"] = _typed_for(item["upcharges"], column["label"])
+    return columns
+
+
+def _typed_for(typed: Mapping[str, str], label: str) -> str:
+    if label in typed:
+        return typed[label]
+    return next((value for key, value in typed.items() if key.casefold() == label.casefold()), "")
+
+
+def picked(items: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(item["style"], item["colour"]) for item in items if item["style"] and item["colour"]]
+
+
+# --- the API body ----------------------------------------------------------------------------
+
+
+def item_bodies(
+    items: Sequence[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+    """The typed garments as `POST /orders`' `items`, and the errors found reading the amounts
+    and numbers (keyed as the API keys them, so one mapping shows both)."""
+    own: dict[str, list[str]] = {}
+    bodies = []
+    for k, item in enumerate(items):
+        path = f"items.{k}"
+        body: dict[str, Any] = {}
+        for part in ("style", "colour", "description"):
+            if item[part]:
+                body[part] = item[part]
+        if item["unit_price"]:
+            body["unit_price_cents"] = _cents(item["unit_price"], f"{path}.unit_price_cents", own)
+        if item["other_quantity"] and not item["other_size"]:
+            own[f"{path}.other_size"] = [OTHER_SIZE_UNNAMED.format(n=k + 1)]
+        sizes: dict[str, Any] = {label: _number_or_text(q) for label, q in item["sizes"].items()}
+        upcharges: dict[str, Any] = {}
+        for label, typed in item["upcharges"].items():
+            size = next((s for s in sizes if s.casefold() == label.casefold()), label)
+            sizes.setdefault(size, 0)  # an upcharge kept for a size not ordered (yet)
+            upcharges[size] = _cents(typed, f"{path}.size_upcharges_cents.{size}", own)
+        body["sizes"] = sizes
+        if upcharges:
+            body["size_upcharges_cents"] = upcharges
+        body["imprints"] = [_imprint_body(i, f"{path}.imprints.{m}", own) for m, i in
+                            enumerate(item["imprints"])]  # fmt: skip
+        bodies.append(body)
+    return bodies, own
+
+
+def _imprint_body(imprint: dict[str, Any], path: str, own: dict[str, list[str]]) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    for part in ("location", "method", "notes"):
+        if imprint[part]:
+            body[part] = imprint[part]
+    for part in ("colours", "stitches", "width_mm", "height_mm"):
+        if imprint[part]:
+            body[part] = _number_or_text(imprint[part])
+    if imprint["colour_names"]:
+        body["colour_names"] = [
+            name.strip() for name in imprint["colour_names"].split(",") if name.strip()
+        ]
+    for part in ("unit_price", "setup"):
+        if imprint[part]:
+            body[f"{part}_cents"] = _cents(imprint[part], f"{path}.{part}_cents", own)
+    return body
+
+
+def _cents(typed: str, key: str, own: dict[str, list[str]]) -> int:
+    cents = amounts.cents(typed)
+    if cents is None or cents > MAX_CENTS_GIVEN:
+        own[key] = [amounts.REFUSED if cents is None else f"The {key} field {PRICE_TOO_HIGH}."]
+        return 0  # refused here: the API's bound would say it again in minor units
+    return cents
+
+
+def _number_or_text(value: str) -> int | str:
+    """A whole number as the API's JSON would carry it (so `-2` is "at least 0", not "not an
+    integer"), anything else as the text typed."""
+    number = whole_number(value)
+    return value if number is None else number
+
+
+# --- the API's error keys as fields and sentences ----------------------------------------------
+
+
+def shown_item_errors(
+    errors: Mapping[str, list[str]], items: Sequence[dict[str, Any]]
+) -> dict[str, list[str]]:
+    """Errors keyed `items…` as the form's field names (`items-3-imprints-0-colours`, a size
+    cell `items-3-size-XL`, a garment `items-3`), each sentence naming the garment, the imprint
+    and the field as the page labels them. Other keys are left out (the caller maps them)."""
+    shown: dict[str, list[str]] = {}
+    for key, messages in errors.items():
+        if key != "items" and not key.startswith("items."):
+            continue
+        field, where, label = _item_field(key, items)
+        shown.setdefault(field, []).extend(
+            _sentence(key, message, where, label) for message in messages
+        )
+    return shown
+
+
+def _item_field(key: str, items: Sequence[dict[str, Any]]) -> tuple[str, str, str | None]:
+    """The form field an `items…` key is about, where it is ("Garment 2, imprint 1") and the
+    field's label ("Colours"; None for a whole garment or imprint)."""
+    parts = key.split(".", 3)
+    if len(parts) < 2 or not parts[1].isdigit():
+        return "items", "Garments", None
+    k = int(parts[1])
+    number = items[k]["number"] if k < len(items) else k
+    garment = f"Garment {k + 1}"
+    if len(parts) == 2:
+        return f"items-{number}", garment, None
+    part, rest = parts[2], parts[3] if len(parts) > 3 else ""
+    if part == "sizes" and rest:
+        return f"items-{number}-size-{rest}", garment, f"Size {rest}"
+    if part == "size_upcharges_cents":
+        if rest:
+            return f"items-{number}-upcharge-{rest}", garment, f"Upcharge for {rest}"
+        return f"items-{number}-sizes", garment, "Upcharges"
+    if part == "imprints" and rest:
+        m_text, _, field = rest.partition(".")
+        m = int(m_text) if m_text.isdigit() else 0
+        imprints = items[k]["imprints"] if k < len(items) else []
+        imprint_number = imprints[m]["number"] if m < len(imprints) else m
+        where = f"{garment}, imprint {m + 1}"
+        if not field:
+            return f"items-{number}-imprints-{imprint_number}", where, None
+        name, _, sub = field.partition(".")
+        name = name.removesuffix("_cents")
+        label = (
+            "Each colour name" if name == "colour_names" and sub else IMPRINT_LABELS.get(name, name)
+        )
+        return f"items-{number}-imprints-{imprint_number}-{name}", where, label
+    name = part.removesuffix("_cents")
+    return f"items-{number}-{name}", garment, ITEM_LABELS.get(name, name)
+
+
+def _sentence(key: str, message: str, where: str, label: str | None) -> str:
+    """The API's "The items.0.colour field must not be blank." as "Garment 1: Colour must not
+    be blank."; a sentence of its own (a stock refusal, an amount not read) follows where it
+    is about ("Garment 1, size XXL: The workspace has no …")."""
+    for said in (f"The {key} field ", f"The {key} parameter "):
+        if message.startswith(said):
+            return f"{where}: {label or 'It'} {message[len(said) :]}"
+    if message.startswith(f"The selected {key} is invalid"):
+        return f"{where}: {label or 'It'} must be one of the choices offered."
+    if label:
+        where = f"{where}, {label[0].lower()}{label[1:]}"
+    return f"{where}: {message}"

@@ -12,6 +12,7 @@ from litestar.status_codes import (
     HTTP_403_FORBIDDEN,
     HTTP_404_NOT_FOUND,
     HTTP_409_CONFLICT,
+    HTTP_412_PRECONDITION_FAILED,
     HTTP_422_UNPROCESSABLE_ENTITY,
     HTTP_500_INTERNAL_SERVER_ERROR,
     HTTP_503_SERVICE_UNAVAILABLE,
@@ -20,7 +21,13 @@ from litestar.status_codes import (
 from api.schemas.common import ErrorBody, ValidationErrorBody
 from api.validation import StrictBody
 from models import db
-from models.errors import ConflictError, DomainError, InvalidFields, NotFoundError
+from models.errors import (
+    ConflictError,
+    DomainError,
+    InvalidFields,
+    NotFoundError,
+    StaleError,
+)
 
 log = logging.getLogger("pressline.errors")
 
@@ -57,6 +64,10 @@ class NotFound(ApiError):
 
 class Conflict(ApiError):
     status_code = HTTP_409_CONFLICT
+
+
+class PreconditionFailed(ApiError):
+    status_code = HTTP_412_PRECONDITION_FAILED
 
 
 class Refused(ApiError):
@@ -152,6 +163,8 @@ def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Re
         error = NotFound(exc.message)
     elif isinstance(exc, ConflictError):
         error = Conflict(exc.message)
+    elif isinstance(exc, StaleError):
+        error = PreconditionFailed(exc.message)
     else:
         error = Refused(exc.message)
     return handle_api_error(request, error)

@@ -139,11 +139,12 @@ def _busy(busy: idempotency.KeyBusy) -> Response[Any]:
 
 
 def document_retry_after(schema: OpenAPI) -> None:
-    """`Retry-After` on every 409 of the OpenAPI schema (only keyed POSTs answer 409)."""
+    """`Retry-After` on every 409 of the OpenAPI schema (only keyed writes answer 409)."""
     for path_item in (schema.paths or {}).values():
-        operation = path_item.post
-        response = (operation.responses or {}).get("409") if operation else None
-        if isinstance(response, OpenAPIResponse):
+        for operation in (path_item.post, path_item.patch):
+            response = (operation.responses or {}).get("409") if operation else None
+            if not isinstance(response, OpenAPIResponse):
+                continue
             response.headers = {
                 **(response.headers or {}),
                 "Retry-After": OpenAPIHeader(

@@ -4,6 +4,7 @@ generated document needs, and the docs pages (served from a pinned package, no C
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from litestar.openapi.spec import (
     OpenAPIFormat,
     OpenAPIResponse,
     OpenAPIType,
+    Operation,
     Reference,
     Schema,
     SecurityScheme,
@@ -142,31 +144,37 @@ OPENAPI_CONFIG = OpenAPIConfig(
 )
 
 
+def _operations(schema: OpenAPI) -> Iterator[Operation]:
+    for path_item in (schema.paths or {}).values():
+        for operation in (path_item.get, path_item.post, path_item.patch, path_item.delete):
+            if operation is not None:
+                yield operation
+
+
 def drop_framework_400(schema: OpenAPI) -> None:
     """Litestar documents a 400 for every handler with parameters, but this API answers
     invalid input with 422 (docs/api.md §5), so the 400 entries would mislead integrators."""
-    for path_item in (schema.paths or {}).values():
-        for operation in (path_item.get, path_item.post):
-            if operation is not None and operation.responses:
-                operation.responses.pop("400", None)
+    for operation in _operations(schema):
+        if operation.responses:
+            operation.responses.pop("400", None)
 
 
 # Response headers Litestar documents without a schema (OpenAPI requires one).
 HEADER_SCHEMAS = {
     "Location": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI),
     "Idempotent-Replayed": Schema(type=OpenAPIType.STRING, enum=["true"]),
+    "ETag": Schema(type=OpenAPIType.STRING, pattern='^"[0-9a-f]{32}"$'),
 }
 
 
 def give_headers_a_schema(schema: OpenAPI) -> None:
-    for path_item in (schema.paths or {}).values():
-        for operation in (path_item.get, path_item.post):
-            for response in (operation.responses or {}).values() if operation else ():
-                if not isinstance(response, OpenAPIResponse):
-                    continue
-                for name, header in (response.headers or {}).items():
-                    if not isinstance(header, Reference) and header.schema is None:
-                        header.schema = HEADER_SCHEMAS.get(name, Schema(type=OpenAPIType.STRING))
+    for operation in _operations(schema):
+        for response in (operation.responses or {}).values():
+            if not isinstance(response, OpenAPIResponse):
+                continue
+            for name, header in (response.headers or {}).items():
+                if not isinstance(header, Reference) and header.schema is None:
+                    header.schema = HEADER_SCHEMAS.get(name, Schema(type=OpenAPIType.STRING))
 
 
 _GENERIC_NAME = re.compile(r"^(\w+?)_(?:[\w]+\.)*(\w+)_$")  # Page_api.schemas.orders.Order_

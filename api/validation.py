@@ -28,7 +28,14 @@ from msgspec import inspect as mi
 
 from api.idempotency import HEADER, key_errors
 from models.errors import UNSTORABLE_LINE, UNSTORABLE_TEXT, InvalidFields
-from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE, DateBetween, Refused
+from models.schemas.rules import (
+    MULTI_LINE,
+    NOT_BLANK,
+    ONE_LINE,
+    DateBetween,
+    Refused,
+    RequiredUnless,
+)
 
 T = TypeVar("T")
 
@@ -91,6 +98,10 @@ class _Collector:
             self.string(t, value, path)
         elif isinstance(t, mi.LiteralType):
             self.choice(t, value, path, rule)
+        elif isinstance(t, mi.EnumType):
+            self.choice(mi.LiteralType(tuple(member.value for member in t.cls)), value, path, rule)
+        elif isinstance(t, mi.DictType):
+            self.mapping(t, value, path)
         elif isinstance(t, mi.ListType):
             self.array(t, value, path)
         elif isinstance(t, mi.StructType):
@@ -152,16 +163,38 @@ class _Collector:
             for index, item in enumerate(value):
                 self.check(t.item_type, item, f"{path}.{index}")
 
+    def mapping(self, t: mi.DictType, value: Any, path: str) -> None:
+        """An object of names to values (an item's sizes): each value is checked under
+        `{path}.{name}`; a name breaking its rule is reported under that path too."""
+        if not isinstance(value, dict):
+            self.must(path, "must be an object")
+            return
+        one = _ENTRY_NAMES.get(path.rsplit(".", 1)[-1], "entry")
+        if t.min_length is not None and len(value) < t.min_length:
+            self.must(path, f"must have at least {_counted(t.min_length, one)}")
+        elif t.max_length is not None and len(value) > t.max_length:
+            self.must(path, f"must not have more than {_counted(t.max_length, one)}")
+        else:
+            for name, item in value.items():
+                key = f"{path}.{name}"
+                names = _Collector(self.noun)
+                names.check(t.key_type, name, key)
+                for messages in names.errors.values():
+                    for message in messages:
+                        self.say(key, message.replace(f"The {key} {self.noun}", "The name"))
+                self.check(t.value_type, item, key)
+
     def struct(self, t: mi.StructType, value: Any, path: str) -> None:
         if not isinstance(value, dict):
             self.must(path, "must be an object")
             return
         for field in t.fields:
             key = f"{path}.{field.encode_name}" if path else field.encode_name
-            if field.encode_name in value and (
-                value[field.encode_name] is not None or _nullable(field.type)
-            ):
-                self.check(field.type, value[field.encode_name], key)
+            given = value.get(field.encode_name)
+            if _required_unless(field.type, value) and given is None:
+                self.must(key, "is required")
+            elif field.encode_name in value and (given is not None or _nullable(field.type)):
+                self.check(field.type, given, key)
             elif field.required:
                 self.must(key, "is required")
             elif field.encode_name in value:
@@ -175,8 +208,23 @@ class _Collector:
             self.must(path, f"must be a date between {rule.earliest} and {rule.latest}")
 
 
+# What an object's entries are called in messages ("must not have more than 30 sizes").
+_ENTRY_NAMES = {"sizes": "size", "size_upcharges_cents": "upcharge"}
+
+
+def _required_unless(t: mi.Type, value: dict[str, Any]) -> bool:
+    """A field whose RequiredUnless rule applies: its other field is missing or empty."""
+    for meta in _metadata(t):
+        rule = _rule(meta)
+        if isinstance(rule, RequiredUnless):
+            return not value.get(rule.other)
+    return False
+
+
 def _counted(number: int, one: str) -> str:
-    return f"{number} {one}" if number == 1 else f"{number} {one}s"
+    if number == 1:
+        return f"{number} {one}"
+    return f"{number} {one[:-1]}ies" if one.endswith("y") else f"{number} {one}s"
 
 
 def _nullable(t: mi.Type) -> bool:
@@ -302,7 +350,8 @@ def decode_body(raw: bytes, kind: type[T]) -> T:
     if checks := _unenforced(kind):
         collector = _Collector("field")
         for name, t in checks:
-            collector.check(t, getattr(value, name), name)
+            if (given := getattr(value, name)) is not msgspec.UNSET:
+                collector.check(t, given, name)
         if collector.errors:
             raise InvalidFields(collector.errors)
     return value

@@ -61,6 +61,10 @@ class ConflictError(DomainError):
     """The same request is already being processed (→ 409)."""
 
 
+class StaleError(DomainError):
+    """The record changed since the caller read it (`If-Match`, a form's revision) (→ 412)."""
+
+
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f]")  # C0 controls but tab
 _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f]")  # and newline, where lines are text
 

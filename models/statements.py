@@ -37,6 +37,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, Protocol, TypeVar, overload
 
+import msgspec
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
 
@@ -150,11 +151,16 @@ def _notify(sql: str, args: Sequence[Any]) -> None:
         listener(sql, args)
 
 
+def _json_list(arg: list[Any]) -> str:
+    """A list parameter as the JSON array `json_each` reads: ids (the common case) written
+    directly, anything else (text) through the JSON encoder."""
+    if all(type(item) is int for item in arg):
+        return "[" + ",".join(str(item) for item in arg) + "]"
+    return msgspec.json.encode(arg).decode()
+
+
 def _json_ids(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(
-        "[" + ",".join(str(int(item)) for item in arg) + "]" if isinstance(arg, list) else arg
-        for arg in args
-    )
+    return tuple(_json_list(arg) if isinstance(arg, list) else arg for arg in args)
 
 
 class _Postgres(_Decoding):

@@ -79,8 +79,10 @@ async def reserve(
     *,
     order_id: int | None,
     actor: Actor,
+    reason: str = "",
 ) -> set[int]:
-    """At create: `reserved += q` (shortages allowed; `available` may go negative).
+    """At create (and when an edit orders more): `reserved += q` (shortages allowed;
+    `available` may go negative).
 
     Returns the SKU ids left alone because `reserved` would overflow its column: the caller
     must then roll back.
@@ -96,7 +98,14 @@ async def reserve(
             else:
                 changes.append(Change(sku_id, row[1], delta_reserved=q))
     if not refused:
-        await record(changes, kind=MovementKind.RESERVATION, actor=actor, at=now, order_id=order_id)
+        await record(
+            changes,
+            kind=MovementKind.RESERVATION,
+            actor=actor,
+            at=now,
+            order_id=order_id,
+            reason=reason,
+        )
     return refused
 
 
@@ -173,10 +182,13 @@ async def release(
     *,
     order_id: int | None,
     actor: Actor,
+    reason: str = "",
 ) -> None:
-    """On cancel, for stock not yet consumed: `reserved -= q`."""
+    """On cancel (and when an edit orders less), for stock not yet consumed: `reserved -= q`."""
     changes, _ = await _move(_RELEASE, quantities, now, on_hand=False)
-    await record(changes, kind=MovementKind.RELEASE, actor=actor, at=now, order_id=order_id)
+    await record(
+        changes, kind=MovementKind.RELEASE, actor=actor, at=now, order_id=order_id, reason=reason
+    )
 
 
 # --- adjustments -----------------------------------------------------------------------------

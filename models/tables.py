@@ -9,6 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from piccolo.columns import (
+    JSON,
     BigInt,
     Boolean,
     Bytea,
@@ -151,8 +152,46 @@ class Order(Table, tablename="orders"):
     notes = Text(default="")
     external_ref = Varchar(length=100, null=True, default=None)
     stock_consumed = Boolean(default=False)
+    # 1 at creation, +1 on every change of content (models/orders/editing.py): a printed work
+    # order names its revision.
+    revision = Integer(default=1)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class OrderItem(Table, tablename="order_items"):
+    """A garment on an order: a style in a colour, a run of sizes (models/orders/items.py)."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    position = Integer()
+    style = Varchar(length=100)
+    colour = Varchar(length=50)
+    description = Varchar(length=200)
+    sizes = JSON(default="{}")  # size → quantity, in the order shown
+    unit_price_cents = BigInt()
+    size_upcharges_cents = JSON(default="{}")  # size → cents
+
+
+class OrderImprint(Table, tablename="order_imprints"):
+    """What is printed or stitched on an item's garments, and where."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    item = ForeignKey(OrderItem, on_delete=OnDelete.cascade, index=True)
+    position = Integer()
+    location = Varchar(length=20)
+    method = Varchar(length=20)
+    colours = Integer(null=True, default=None)
+    colour_names = JSON(default="[]")
+    stitches = Integer(null=True, default=None)
+    width_mm = Integer(null=True, default=None)
+    height_mm = Integer(null=True, default=None)
+    notes = Text(default="")
+    unit_price_cents = BigInt(default=0)
+    setup_cents = BigInt(default=0)
 
 
 class OrderLine(Table, tablename="order_lines"):
@@ -165,6 +204,7 @@ class OrderLine(Table, tablename="order_lines"):
     unit_price_cents = BigInt()
     line_total_cents = BigInt()
     sku = ForeignKey(Sku, null=True, on_delete=OnDelete.restrict, index=True)
+    item = ForeignKey(OrderItem, null=True, on_delete=OnDelete.cascade, index=True)
 
 
 class StageChange(Table, tablename="stage_history"):

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, MediaType, Request, Response, get, patch, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
-from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_304_NOT_MODIFIED
 
 from api.auth import Principal
 from api.errors import NotFound
+from api.etags import ETAG_RESPONSE_HEADER, IfMatchHeader, IfNoneMatchHeader, matches
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
 from api.links import request_url
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES, error_response
@@ -22,18 +23,26 @@ from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import OrderListQuery
 from api.validation import StrictBody, parse_query
 from models.actors import Actor
-from models.orders import creating, stage_moves
+from models.errors import StaleError
+from models.orders import creating, editing, stage_moves
 from models.orders import queries as queries
+from models.orders.queries import OrderRows
 from models.schemas.orders import (
     AdvanceRequest,
     Order,
     OrderCreate,
     OrderDetail,
+    OrderUpdate,
+    detail_etag,
     order_bodies,
     order_detail_body,
 )
 
 PER_PAGE = 50
+STALE_EXAMPLE = (
+    "The order changed since you read it (its ETag is no longer the one in If-Match); read "
+    "it again and retry."
+)
 WRITE_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
     409: error_response(
@@ -89,17 +98,91 @@ class OrderController(Controller):
 
     @get(
         "/{order_id:int}",
-        summary="One order with history, invoices and artwork",
-        responses=ONE_RECORD_RESPONSES,
+        summary="One order with history, invoices, artwork and items",
+        responses={
+            **ONE_RECORD_RESPONSES,
+            304: ResponseSpec(None, description="Not modified: the If-None-Match tag is current"),
+        },
+        response_headers=[ETAG_RESPONSE_HEADER],
     )
     async def get_order(
-        self, request: Request[Principal, int, Any], order_id: OrderId
-    ) -> OrderDetail:
+        self,
+        request: Request[Principal, int, Any],
+        order_id: OrderId,
+        if_none_match: IfNoneMatchHeader = None,
+    ) -> Response[OrderDetail]:
         principal = request.user
         row = await queries.get_order(principal.workspace_id, order_id)
         if row is None:
             raise NotFound("Order not found")
-        return order_detail_body(row, principal.timezone)
+        body = msgspec.json.encode(order_detail_body(row, principal.timezone))
+        etag = detail_etag(body)
+        response: Response[Any] = Response(
+            content=body, media_type=MediaType.JSON, headers={"ETag": etag}
+        )
+        if if_none_match is not None and matches(if_none_match, etag):
+            response = Response(
+                content=b"", status_code=HTTP_304_NOT_MODIFIED, headers={"ETag": etag}
+            )
+        return response
+
+    @patch(
+        "/{order_id:int}",
+        summary="Edit an order: due date, notes, external_ref, lines, items",
+        status_code=HTTP_200_OK,
+        responses={
+            **WRITE_RESPONSES,
+            **ONE_RECORD_RESPONSES,
+            412: error_response(
+                ErrorBody,
+                "The order changed since the If-Match tag was read",
+                {"stale": {"message": STALE_EXAMPLE}},
+            ),
+        },
+        response_headers=[ETAG_RESPONSE_HEADER, REPLAYED_RESPONSE_HEADER],
+        dto=StrictBody[OrderUpdate],
+        return_dto=None,
+    )
+    async def edit_order(
+        self,
+        request: Request[Principal, int, Any],
+        order_id: OrderId,
+        data: Annotated[
+            OrderUpdate,
+            Body(
+                description=(
+                    "Only the fields sent change; a given `lines` or `items` replaces all of "
+                    "its kind (DECISIONS §18). Lines and items change while the order is in "
+                    "artwork or print_queue; due_by, notes and external_ref until it is "
+                    "dispatched or cancelled. Each change raises `revision` by one; totals "
+                    "and stock reservations follow."
+                )
+            ),
+        ],
+        if_match: IfMatchHeader = None,
+        idempotency_key: IdempotencyKeyHeader = None,
+    ) -> Response[OrderDetail]:
+        principal = request.user
+        edit = data.edit()
+
+        async def unchanged(current: OrderRows, timezone: str) -> None:
+            body = msgspec.json.encode(order_detail_body(current, timezone))
+            if if_match is not None and not matches(if_match, detail_etag(body)):
+                raise StaleError(STALE_EXAMPLE)
+
+        async def change() -> Outcome:
+            await editing.edit_order(
+                workspace_id=principal.workspace_id,
+                order_id=order_id,
+                edit=edit,
+                actor=Actor.token(principal.token_id, principal.user_id),
+                precondition=None if if_match is None else unchanged,
+            )
+            return await _detail_outcome(principal, order_id, HTTP_200_OK)
+
+        response = await respond(request, idempotency_key, change)
+        response.headers["ETag"] = detail_etag(response.content)
+        return response
 
     @post(
         summary="Create an order (stage artwork, next number, totals and tax)",
@@ -136,6 +219,7 @@ class OrderController(Controller):
                 workspace_id=principal.workspace_id,
                 customer_id=data.customer_id,
                 lines=lines,
+                items=data.new_items(),
                 due_by=data.due_by,
                 notes=data.notes or "",
                 external_ref=data.external_ref,

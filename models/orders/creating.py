@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,6 +19,9 @@ from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused, normalise_newlines
 from models.filters import MAX_ID
 from models.numbering import local_year, next_number
+from models.orders import content as order_content
+from models.orders.item_reads import ItemView, items_of
+from models.orders.items import NewItem
 from models.orders.lines import (
     FIRST_ARTWORK_STATUS,
     FIRST_STAGE,
@@ -75,7 +77,6 @@ _ARTWORK_INSERT = statements.Sql(
     """
 )
 _TOUCH_CUSTOMER = statements.Sql("UPDATE customers SET updated_at = $2 WHERE id = $1")
-_LINE_WIDTH = 8  # values per order_lines row below
 
 
 @functools.lru_cache(maxsize=64)
@@ -97,19 +98,6 @@ def _lock_statement(sku_codes: int, postgres: bool) -> statements.Sql:
         text += " LEFT JOIN skus s ON 1 = 0"
     text += " WHERE w.id = $1"
     return statements.Sql(text + (" FOR NO KEY UPDATE OF w" if postgres else ""))
-
-
-@functools.lru_cache(maxsize=64)
-def _lines_insert(count: int) -> statements.Sql:
-    """One INSERT for `count` lines (_LINE_WIDTH values each)."""
-    rows = ", ".join(
-        "(" + ", ".join(f"${1 + row * _LINE_WIDTH + n}" for n in range(_LINE_WIDTH)) + ")"
-        for row in range(count)
-    )
-    return statements.Sql(
-        'INSERT INTO order_lines (workspace, "order", position, description, quantity,'  # noqa: S608
-        f" unit_price_cents, line_total_cents, sku) VALUES {rows}"  # only placeholders added
-    )
 
 
 @dataclass(frozen=True)
@@ -186,20 +174,6 @@ def _field_errors(
     return errors
 
 
-def _reservation_errors(
-    lines: Sequence[NewLine], sku_ids: dict[str, int], over: set[int]
-) -> InvalidFields:
-    return InvalidFields(
-        {
-            f"lines.{index}.sku": [
-                f"The lines.{index}.sku reservation would exceed the SKU's stock limits."
-            ]
-            for index, line in enumerate(lines)
-            if line.sku is not None and sku_ids[line.sku] in over
-        }
-    )
-
-
 def _check_open_order_limit(open_orders: int, limit: int | None, plan: str) -> None:
     if limit is not None and open_orders >= limit:
         raise RuleRefused(
@@ -212,15 +186,16 @@ async def create(
     *,
     workspace_id: int,
     customer_id: int,
-    lines: Sequence[NewLine],
+    lines: Sequence[NewLine] = (),
+    items: Sequence[NewItem] = (),
     due_by: dt.date | None = None,
     notes: str = "",
     external_ref: str | None = None,
     actor: Actor,
 ) -> OrderRows:
-    """Create an order in FIRST_STAGE with its lines, first history entry (made by `actor`),
-    artwork row and stock reservations, in one transaction; returns its detail rows
-    (`_created_rows`).
+    """Create an order in FIRST_STAGE with its items and lines (models/orders/content.py),
+    first history entry (made by `actor`), artwork row and stock reservations, in one
+    transaction; returns its detail rows (`_created_rows`).
 
     Raises InvalidFields (fields, then stock limits, then amounts) or RuleRefused (plan
     limit); nothing is written then.
@@ -238,16 +213,14 @@ async def create(
         if errors or locked.customer is None:
             raise InvalidFields(errors)
         _, customer_name, customer_slug, tax_exempt = locked.customer
-        sku_ids = {code: sku_id for code, (sku_id, _) in locked.skus.items()}
-        reservations: Counter[int] = Counter()
-        for line in lines:
-            if line.sku is not None:
-                reservations[sku_ids[line.sku]] += line.quantity
-        reserved = dict(locked.skus.values())
-        over = stock.over_reservation_limit(reserved, reservations)
+        content = await order_content.resolve(
+            conn, workspace_id, lines=lines, items=items, plain_skus=locked.skus
+        )
+        reservations = content.quantities()
+        over = stock.over_reservation_limit(content.reserved, reservations)
         if over:
-            raise _reservation_errors(lines, sku_ids, over)
-        totals = compute_totals(lines, locked.tax_rate, tax_exempt)
+            raise content.reservation_errors(over)
+        totals = compute_totals(content.lines, locked.tax_rate, tax_exempt)
         _check_open_order_limit(open_orders, limit, plan)
         year = local_year(now, locked.timezone)
         number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
@@ -273,14 +246,7 @@ async def create(
         if inserted is None:
             raise RuntimeError("INSERT INTO orders returned no id")
         order_id = int(inserted[0])
-        values: list[Any] = []
-        for position, line in enumerate(lines):
-            sku_id = sku_ids[line.sku] if line.sku is not None else None
-            values += (
-                workspace_id, order_id, position, line.description, line.quantity,
-                line.unit_price_cents, totals.line_totals[position], sku_id,
-            )  # fmt: skip
-        await conn.rows(_lines_insert(len(lines)), *values)
+        await order_content.write(conn, workspace_id, order_id, content, totals)
         await conn.rows(
             _HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, actor.kind, actor.user_id,
             actor.token_id, now,
@@ -288,15 +254,18 @@ async def create(
         await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
         refused = await stock.reserve(reservations, now, order_id=order_id, actor=actor)
         if refused:  # `reserved` grew past the column since it was read: nothing is kept
-            raise _reservation_errors(lines, sku_ids, refused)
+            raise content.reservation_errors(refused)
         # The customer's orders_count and open_orders changed.
         await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
+        # Items are read back as every reader shows them (their ids, stock levels).
+        shown = await items_of(conn, workspace_id, order_id) if items else []
     return _created_rows(
         order_id,
         number,
         customer=(customer_id, customer_name, customer_slug),
         currency=locked.currency,
-        lines=lines,
+        content=content,
+        items=shown,
         totals=totals,
         due_by=due,
         external_ref=external_ref,
@@ -310,16 +279,18 @@ def _created_rows(
     *,
     customer: tuple[int, str, str],
     currency: str,
-    lines: Sequence[NewLine],
+    content: order_content.Content,
+    items: list[ItemView],
     totals: Totals,
     due_by: dt.datetime | None,
     external_ref: str | None,
     now: dt.datetime,
 ) -> OrderRows:
     """The new order's detail rows as GET /orders/{id} would read them, from what the create
-    wrote (nothing is read back): in FIRST_STAGE, one history entry (none → FIRST_STAGE), its
+    wrote (only items are read back): in FIRST_STAGE, one history entry (none → FIRST_STAGE), its
     artwork FIRST_ARTWORK_STATUS at version 0, no invoice."""
     customer_id, customer_name, customer_slug = customer
+    item_ids = {item.position: item.id for item in items}
     order = OrderDetailRow(
         id=order_id,
         number=number,
@@ -353,9 +324,11 @@ def _created_rows(
                 unit_price_cents=line.unit_price_cents,
                 line_total_cents=line_total,
                 sku=line.sku,  # a code of the workspace: an unknown one was refused
+                item_id=None if line.item is None else item_ids[line.item],
             )
-            for line, line_total in zip(lines, totals.line_totals, strict=True)
+            for line, line_total in zip(content.lines, totals.line_totals, strict=True)
         ],
         history=[HistoryRow(from_stage=None, to_stage=FIRST_STAGE, at=now)],
         invoices=[],
+        items=items,
     )

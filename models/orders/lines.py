@@ -24,6 +24,7 @@ class NewLine:
     quantity: int
     unit_price_cents: int
     sku: str | None = None
+    item: int | None = None  # made from the order's item at this position (models/orders/items.py)
 
 
 @dataclass(frozen=True)

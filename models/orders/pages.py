@@ -14,6 +14,7 @@ import msgspec
 from models import statements
 from models.filters import MAX_ID, cannot_match
 from models.orders import search as order_search
+from models.orders.item_reads import ItemView, items_of
 from models.orders.queries import (
     INVOICES,
     ORDER_COLUMNS,
@@ -243,11 +244,13 @@ class OrderHead(OrderRow, array_like=True, frozen=True):
     artwork_status: ArtworkStatus | None
     artwork_version: int | None
     artwork_approved_at: Stamp | None
+    revision: int
+    stock_consumed: bool
 
 
 _HEAD = f"""
     SELECT {ORDER_COLUMNS}, o.notes, c.default_carrier, p.name, p.email, p.phone,
-           a.status, a.version, UTC_TEXT(a.approved_at)
+           a.status, a.version, UTC_TEXT(a.approved_at), o.revision, o.stock_consumed
     FROM {ORDER_FROM}
     LEFT JOIN contacts p ON p.id = (
         SELECT id FROM contacts WHERE customer = c.id AND is_primary ORDER BY id LIMIT 1
@@ -336,6 +339,7 @@ class OrderPage(NamedTuple):
     invoices: list[InvoiceRow]
     messages: list[Message]
     deliveries: list[Delivery]
+    items: list[ItemView]
 
 
 def named(ref: str) -> tuple[Select[OrderHead], int | str] | None:
@@ -371,6 +375,7 @@ async def order_page(workspace_id: int, ref: str) -> OrderPage | None:
             invoices=await reader.all(INVOICES, order.id),
             messages=await reader.all(MESSAGES, order.id),
             deliveries=await reader.all(DELIVERIES, workspace_id, order.id, MAX_DELIVERIES),
+            items=await items_of(reader, workspace_id, order.id),
         )
 
 

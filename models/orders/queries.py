@@ -13,6 +13,7 @@ import msgspec
 
 from models import statements
 from models.filters import MAX_ID, cannot_match
+from models.orders.item_reads import ItemView, items_of
 from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug
@@ -53,6 +54,7 @@ class OrderDetailRow(OrderRow, array_like=True, frozen=True):
     artwork_version: int | None
     artwork_approved_at: Stamp | None
     artwork_approved_by: str | None = None
+    revision: int = 1
 
 
 class LineRow(msgspec.Struct, array_like=True, frozen=True):
@@ -62,6 +64,7 @@ class LineRow(msgspec.Struct, array_like=True, frozen=True):
     unit_price_cents: int
     line_total_cents: int
     sku: str | None  # the SKU's code
+    item_id: int | None = None  # the item it was made from (models/orders/items.py)
 
 
 class HistoryRow(msgspec.Struct, array_like=True, frozen=True):
@@ -102,7 +105,8 @@ ORDER_FROM = "orders o LEFT JOIN customers c ON c.id = o.customer"
 LINES = Select(
     LineRow,
     """
-    SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
+    SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code,
+        l.item
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = ANY($1)
     ORDER BY l."order", l.position
@@ -111,7 +115,8 @@ LINES = Select(
 ORDER_LINES = Select(
     LineRow,
     """
-    SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code
+    SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code,
+        l.item
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = $1
     ORDER BY l.position
@@ -120,7 +125,8 @@ ORDER_LINES = Select(
 DETAIL = Select(
     OrderDetailRow,
     f"""
-    SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by
+    SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by,
+        o.revision
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1
@@ -203,14 +209,15 @@ async def list_orders(
 
 
 class OrderRows(NamedTuple):
-    """An order's detail: the order row (with its artwork), its lines, stage history and
-    invoices."""
+    """An order's detail: the order row (with its artwork), its lines, stage history,
+    invoices, proofs and items."""
 
     order: OrderDetailRow
     lines: list[LineRow]
     history: list[HistoryRow]
     invoices: list[InvoiceRow]
     proofs: list[ProofRow] | tuple[()] = ()  # none at create
+    items: list[ItemView] | tuple[()] = ()
 
 
 async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
@@ -227,4 +234,5 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
             history=await reader.all(HISTORY, order_id),
             invoices=await reader.all(INVOICES, order_id),
             proofs=await reader.all(PROOFS, order_id),
+            items=await items_of(reader, workspace_id, order_id),
         )

@@ -4,6 +4,7 @@ the API, the admin and the command line build and read the same Structs."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Iterable
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo
@@ -11,10 +12,20 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from models.errors import InvalidFields
+from models.orders.editing import KEEP, OrderEdit
+from models.orders.items import NewItem
 from models.orders.lines import NewLine
 from models.orders.queries import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
 from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
-from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE, DateBetween, Refused
+from models.schemas.items import Item, ItemList, item_bodies
+from models.schemas.rules import (
+    MULTI_LINE,
+    NOT_BLANK,
+    ONE_LINE,
+    DateBetween,
+    Refused,
+    RequiredUnless,
+)
 from models.statements import iso, iso_or_none, when
 
 
@@ -31,12 +42,18 @@ class CustomerRef(Schema):
     slug: str
 
 
-class OrderLine(Schema):
+class OrderLine(Schema, omit_defaults=True):
+    """`item_id` is present only on lines made from an item (DECISIONS §18)."""
+
     description: str
     quantity: int
     unit_price_cents: int
     line_total_cents: int
     sku: Annotated[str | None, msgspec.Meta(description="Extension: the line's SKU code, or null")]
+    item_id: Annotated[
+        int | None,
+        msgspec.Meta(description="Extension: the item this line was made from (absent otherwise)"),
+    ] = None
 
 
 class Order(Schema):
@@ -135,6 +152,17 @@ class OrderDetail(Order):
     artwork: Annotated[
         Artwork, msgspec.Meta(description="version 0 and awaiting_proof until a proof exists")
     ]
+    items: Annotated[
+        list[Item],
+        msgspec.Meta(description="Extension (DECISIONS §18): the garments, in order"),
+    ] = msgspec.field(default_factory=list)
+    revision: Annotated[
+        int,
+        msgspec.Meta(
+            description="Extension: 1 at creation, +1 on every change of lines, items, due "
+            "date, notes or external_ref"
+        ),
+    ] = 1
 
 
 # Due dates repeat (many orders share a date), and converting one to the workspace's zone is
@@ -167,6 +195,7 @@ def lines_by_order(rows: Iterable[LineRow]) -> dict[int, list[OrderLine]]:
             unit_price_cents=row.unit_price_cents,
             line_total_cents=row.line_total_cents,
             sku=row.sku,
+            item_id=row.item_id,
         )
         if row.order_id in grouped:
             grouped[row.order_id].append(line)
@@ -247,7 +276,14 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
                 for proof in rows.proofs
             ],
         ),
+        items=item_bodies(rows.items),
+        revision=order.revision,
     )
+
+
+def detail_etag(body: bytes) -> str:
+    """A strong validator of one order's detail: it changes whenever anything shown does."""
+    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
 # --- request bodies (decoded strictly, errors collected from these Structs: api/validation.py) ---
@@ -297,6 +333,35 @@ class OrderLineCreate(Schema):
     ) = None
 
 
+DueBy = Annotated[
+    dt.date,
+    msgspec.Meta(
+        description=(
+            "Calendar date (YYYY-MM-DD, 1900-01-01 to 9999-12-30); returned as "
+            "00:00 of that date in the workspace time zone"
+        ),
+        extra={"rule": DateBetween(EARLIEST_DUE_BY, LATEST_DUE_BY)},
+    ),
+]
+Notes = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=MAX_NOTES,
+        pattern=MULTI_LINE,
+        description="Internal; never returned. May hold line breaks",
+    ),
+]
+ExternalRef = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=MAX_EXTERNAL_REF,
+        pattern=NOT_BLANK,
+        description="Extension: the caller's own reference, unique per workspace",
+    ),
+]
+LineList = Annotated[list[OrderLineCreate], msgspec.Meta(max_length=MAX_LINES)]
+
+
 class OrderCreate(Schema):
     customer_id: Annotated[
         int,
@@ -307,54 +372,69 @@ class OrderCreate(Schema):
             ),
         ),
     ]
-    lines: Annotated[list[OrderLineCreate], msgspec.Meta(min_length=1, max_length=MAX_LINES)]
-    due_by: (
+    lines: (
         Annotated[
-            dt.date,
+            LineList,
             msgspec.Meta(
-                description=(
-                    "Calendar date (YYYY-MM-DD, 1900-01-01 to 9999-12-30); returned as "
-                    "00:00 of that date in the workspace time zone"
-                ),
-                extra={"rule": DateBetween(EARLIEST_DUE_BY, LATEST_DUE_BY)},
+                description="Required, at least one, unless `items` is given",
+                extra={"rule": RequiredUnless("items")},
             ),
         ]
         | None
     ) = None
-    notes: (
-        Annotated[
-            str,
-            msgspec.Meta(
-                max_length=MAX_NOTES,
-                pattern=MULTI_LINE,
-                description="Internal; never returned. May hold line breaks",
-            ),
-        ]
-        | None
-    ) = None
-    external_ref: (
-        Annotated[
-            str,
-            msgspec.Meta(
-                max_length=MAX_EXTERNAL_REF,
-                pattern=NOT_BLANK,
-                description="Extension: the caller's own reference, unique per workspace",
-            ),
-        ]
-        | None
-    ) = None
+    items: ItemList | None = None
+    due_by: DueBy | None = None
+    notes: Notes | None = None
+    external_ref: ExternalRef | None = None
+
+    def __post_init__(self) -> None:
+        """The spec's `lines` rule holds for an order without items."""
+        if self.items:
+            return
+        if self.lines is None:
+            raise InvalidFields({"lines": ["The lines field is required."]})
+        if not self.lines:
+            raise InvalidFields({"lines": ["The lines field must have at least 1 line."]})
 
     def new_lines(self) -> list[NewLine]:
         """The lines as models.orders.creating.create takes them."""
-        return [
-            NewLine(
-                description=line.description,
-                quantity=line.quantity,
-                unit_price_cents=line.unit_price_cents,
-                sku=line.sku,
-            )
-            for line in self.lines
-        ]
+        return new_lines(self.lines or [])
+
+    def new_items(self) -> list[NewItem]:
+        return [item.new_item() for item in self.items or []]
+
+
+def new_lines(lines: list[OrderLineCreate]) -> list[NewLine]:
+    return [
+        NewLine(
+            description=line.description,
+            quantity=line.quantity,
+            unit_price_cents=line.unit_price_cents,
+            sku=line.sku,
+        )
+        for line in lines
+    ]
+
+
+class OrderUpdate(Schema):
+    """`PATCH /orders/{id}` (DECISIONS §18): only the fields sent change; a given `lines` or
+    `items` replaces all of its kind."""
+
+    due_by: DueBy | msgspec.UnsetType | None = msgspec.UNSET
+    notes: Notes | msgspec.UnsetType | None = msgspec.UNSET
+    external_ref: ExternalRef | msgspec.UnsetType | None = msgspec.UNSET
+    lines: LineList | msgspec.UnsetType = msgspec.UNSET
+    items: ItemList | msgspec.UnsetType = msgspec.UNSET
+
+    def edit(self) -> OrderEdit:
+        """The change as models.orders.editing.edit_order takes it."""
+        return OrderEdit(
+            due_by=KEEP if self.due_by is msgspec.UNSET else self.due_by,
+            notes=KEEP if self.notes is msgspec.UNSET else self.notes or "",
+            external_ref=KEEP if self.external_ref is msgspec.UNSET else self.external_ref,
+            lines=None if self.lines is msgspec.UNSET else new_lines(self.lines),
+            items=None if self.items is msgspec.UNSET else [item.new_item() for item in self.items],
+        )
 
 
 class AdvanceRequest(Schema):

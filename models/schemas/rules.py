@@ -1,4 +1,4 @@
-"""Rules a request Struct carries beside msgspec's own constraints: three patterns and two
+"""Rules a request Struct carries beside msgspec's own constraints: three patterns and three
 markers (`Meta(extra={"rule": ...})`). api/validation.py enforces them and words every refusal.
 
 The patterns are the text rule of DECISIONS §21 (models/errors.py `storable` for the admin and
@@ -29,6 +29,13 @@ class DateBetween:
 
     earliest: dt.date
     latest: dt.date
+
+
+@dataclass(frozen=True)
+class RequiredUnless:
+    """A field required unless `other` is given (and not empty): `lines` beside `items`."""
+
+    other: str
 
 
 @dataclass(frozen=True)

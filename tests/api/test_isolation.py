@@ -17,6 +17,7 @@ from tests import factories
 # A valid body for each write route with an id, so that only the id can make it fail.
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/v1/orders/{order_id}/advance"): {"to_stage": "print_queue"},
+    ("PATCH", "/api/v1/orders/{order_id}"): {"notes": "Changed by another workspace"},
 }
 
 

@@ -162,6 +162,8 @@ async def test_detail_adds_history_invoices_and_artwork(client):
             "approved_by": None,
             "proofs": [],
         },
+        "items": [],  # an order of plain lines (DECISIONS §18)
+        "revision": 1,
     }
     assert re.match(r"^INV-2026-\d{4,}$", paid.number)
     for invoice in detail["invoices"]:

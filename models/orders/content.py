@@ -1,0 +1,225 @@
+"""An order's content — its items and lines — checked, expanded and written: one path for the
+create and for an edit, run on the write's connection inside its transaction.
+
+Lines made from items come first (item by item), then the plain lines as sent.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from models import statements
+from models.errors import InvalidFields
+from models.orders import items as rules
+from models.orders.items import NewItem, StockedSize
+from models.orders.lines import NewLine, Totals
+
+# A stocked garment's SKUs: every SKU of the workspace with one of the items' styles, matched
+# to each item by style and colour in Python (case-insensitively).
+_STOCKED = statements.Sql(
+    "SELECT id, code, style, colour, size, brand, reserved FROM skus"
+    " WHERE workspace = $1 AND lower(style) = ANY($2) ORDER BY id"
+)
+_LINE_WIDTH = 9  # values per order_lines row below
+_ITEM_WIDTH = 9
+_IMPRINT_WIDTH = 14
+_JSON = msgspec.json.Encoder()
+
+
+def _values(width: int, count: int) -> str:
+    return ", ".join(
+        "(" + ", ".join(f"${1 + row * width + n}" for n in range(width)) + ")"
+        for row in range(count)
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _lines_insert(count: int) -> statements.Sql:
+    return statements.Sql(
+        'INSERT INTO order_lines (workspace, "order", position, description, quantity,'  # noqa: S608
+        f" unit_price_cents, line_total_cents, sku, item) VALUES {_values(_LINE_WIDTH, count)}"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _items_insert(count: int) -> statements.Sql:
+    return statements.Sql(
+        'INSERT INTO order_items (workspace, "order", position, style, colour, description,'  # noqa: S608
+        f" sizes, unit_price_cents, size_upcharges_cents) VALUES {_values(_ITEM_WIDTH, count)}"
+        " RETURNING id, position"
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _imprints_insert(count: int) -> statements.Sql:
+    return statements.Sql(
+        'INSERT INTO order_imprints (workspace, "order", item, position, location, method,'  # noqa: S608
+        " colours, colour_names, stitches, width_mm, height_mm, notes, unit_price_cents,"
+        f" setup_cents) VALUES {_values(_IMPRINT_WIDTH, count)}"
+    )
+
+
+@dataclass(frozen=True)
+class Content:
+    """What an order will hold: all its lines (items' first) and the items they came from."""
+
+    lines: list[NewLine]
+    items: Sequence[NewItem]
+    stocked: dict[int, list[StockedSize]]  # item position → its SKUs (stocked items only)
+    sku_ids: dict[str, int]  # code → id, for every line's SKU
+    reserved: dict[int, int]  # SKU id → reserved, as read
+
+    def quantities(self) -> Counter[int]:
+        """Quantity per SKU id over the SKU lines."""
+        totals: Counter[int] = Counter()
+        for line in self.lines:
+            if line.sku is not None:
+                totals[self.sku_ids[line.sku]] += line.quantity
+        return totals
+
+    def reservation_errors(self, over: set[int]) -> InvalidFields:
+        """The lines whose SKU's `reserved` would overflow, by the field they came from."""
+        errors: dict[str, list[str]] = {}
+        plain = 0
+        for line in self.lines:
+            index = plain if line.item is None else line.item
+            if line.item is None:
+                plain += 1
+            if line.sku is None or self.sku_ids[line.sku] not in over:
+                continue
+            key = f"lines.{index}.sku" if line.item is None else f"items.{index}.sizes"
+            errors[key] = [f"The {key} reservation would exceed the SKU's stock limits."]
+        return InvalidFields(errors)
+
+
+async def resolve(
+    conn: statements.Reader,
+    workspace_id: int,
+    *,
+    lines: Sequence[NewLine],
+    items: Sequence[NewItem],
+    plain_skus: Mapping[str, tuple[int, int]],
+) -> Content:
+    """Checks the items (rules between fields, stocked sizes) and expands them; `plain_skus`
+    holds the plain lines' SKUs (code → (id, reserved)), already checked by the caller.
+
+    Raises InvalidFields naming every item problem (dot paths: `items.0.sizes.XXL`)."""
+    errors: dict[str, list[str]] = {}
+    for index, item in enumerate(items):
+        errors.update(rules.item_errors(item, f"items.{index}"))
+    if not items and not lines:
+        errors["lines"] = ["An order needs at least one line or item."]
+    if errors:
+        raise InvalidFields(errors)
+    stocked_by_key = await _stocked_with_levels(conn, workspace_id, items)
+    stocked: dict[int, list[StockedSize]] = {}
+    for index, item in enumerate(items):
+        skus = stocked_by_key[0].get(rules.stock_key(item.style, item.colour))
+        if skus:
+            stocked[index] = skus
+            errors.update(rules.stock_errors(item, f"items.{index}", skus))
+    if errors:
+        raise InvalidFields(errors)
+    item_lines = [
+        line
+        for index, item in enumerate(items)
+        for line in rules.expand(item, index, stocked.get(index))
+    ]
+    sku_ids = {code: sku_id for code, (sku_id, _) in plain_skus.items()}
+    reserved = dict(plain_skus.values())
+    for skus in stocked.values():
+        for sku in skus:
+            sku_ids[sku.code] = sku.sku_id
+            reserved[sku.sku_id] = stocked_by_key[1][sku.sku_id]
+    return Content(
+        lines=[*item_lines, *lines],
+        items=items,
+        stocked=stocked,
+        sku_ids=sku_ids,
+        reserved=reserved,
+    )
+
+
+async def _stocked_with_levels(
+    conn: statements.Reader, workspace_id: int, items: Sequence[NewItem]
+) -> tuple[dict[tuple[str, str], list[StockedSize]], dict[int, int]]:
+    if not items:
+        return {}, {}
+    styles = sorted({item.style.lower() for item in items})
+    found: dict[tuple[str, str], list[StockedSize]] = {}
+    reserved: dict[int, int] = {}
+    for sku_id, code, style, colour, size, brand, level in await conn.rows(
+        _STOCKED, workspace_id, styles
+    ):
+        found.setdefault(rules.stock_key(style, colour), []).append(
+            StockedSize(sku_id=sku_id, code=code, size=size, brand=brand)
+        )
+        reserved[sku_id] = level
+    return found, reserved
+
+
+def _sizes_in_order(item: NewItem, skus: Sequence[StockedSize] | None) -> dict[str, int]:
+    """The size run as stored and shown: a stocked item's in its SKUs' size order (sizes it
+    does not stock, ordered at 0, last), else as sent."""
+    if not skus:
+        return dict(item.sizes)
+    rank = rules.size_rank(sku.size for sku in rules.sized(skus))
+    by_size = {sku.size.casefold(): sku.size for sku in skus}
+    last = len(rank) + len(item.sizes)
+
+    def key(size: tuple[str, int]) -> int:
+        label = by_size.get(size[0].casefold())
+        return rank[label] if label is not None else last
+
+    return dict(sorted(item.sizes, key=key))
+
+
+async def write(
+    conn: statements.Reader,
+    workspace_id: int,
+    order_id: int,
+    content: Content,
+    totals: Totals,
+) -> None:
+    """Inserts the items, their imprints and all lines (the order's old ones are gone)."""
+    item_ids: dict[int, int] = {}
+    if content.items:
+        values: list[Any] = []
+        for position, item in enumerate(content.items):
+            skus = content.stocked.get(position)
+            values += (
+                workspace_id, order_id, position, item.style, item.colour,
+                rules.description(item, skus), _JSON.encode(_sizes_in_order(item, skus)).decode(),
+                item.unit_price_cents, _JSON.encode(dict(item.size_upcharges_cents)).decode(),
+            )  # fmt: skip
+        for row in await conn.rows(_items_insert(len(content.items)), *values):
+            item_ids[int(row[1])] = int(row[0])
+        imprint_values: list[Any] = []
+        count = 0
+        for position, item in enumerate(content.items):
+            for number, imprint in enumerate(item.imprints):
+                imprint_values += (
+                    workspace_id, order_id, item_ids[position], number, imprint.location,
+                    imprint.method, imprint.colours,
+                    _JSON.encode(list(imprint.colour_names)).decode(), imprint.stitches,
+                    imprint.width_mm, imprint.height_mm, imprint.notes,
+                    imprint.unit_price_cents, imprint.setup_cents,
+                )  # fmt: skip
+                count += 1
+        if count:
+            await conn.rows(_imprints_insert(count), *imprint_values)
+    line_values: list[Any] = []
+    for position, line in enumerate(content.lines):
+        line_values += (
+            workspace_id, order_id, position, line.description, line.quantity,
+            line.unit_price_cents, totals.line_totals[position],
+            content.sku_ids[line.sku] if line.sku is not None else None,
+            item_ids[line.item] if line.item is not None else None,
+        )  # fmt: skip
+    await conn.rows(_lines_insert(len(content.lines)), *line_values)

@@ -1,0 +1,289 @@
+"""Editing an order (DECISIONS §18): one function for the admin's edit page and
+`PATCH /v1/orders/{id}`.
+
+Lines and items change while the order is in CONTENT_EDITABLE stages and has consumed no
+stock; due date, notes and external_ref until it is dispatched or cancelled. A content change
+writes the order's items and lines again (models/orders/content.py), prices them again and
+moves reservations by the difference, recorded as stock movements "order edited". Every
+change raises `revision` by one, so a printed work order can tell it is out of date.
+
+The order row is locked first (as a stage move does), then the workspace row (as a create
+does), so an edit, a move and a create of the same workspace never wait on each other in a
+circle.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from models import clock, db, statements, stock
+from models.actors import Actor
+from models.errors import InvalidFields, NotFoundError, RuleRefused, StaleError, normalise_newlines
+from models.filters import MAX_ID
+from models.orders import content as order_content
+from models.orders.item_reads import ItemView, items_of
+from models.orders.items import NewImprint, NewItem
+from models.orders.lines import NewLine, compute_totals, local_midnight
+from models.orders.queries import OrderRows, get_order
+from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
+
+EDIT_REASON = "order edited"
+
+
+class Keep(enum.Enum):
+    """A field the edit leaves as it is."""
+
+    KEEP = "keep"
+
+
+KEEP = Keep.KEEP
+
+
+@dataclass(frozen=True)
+class OrderEdit:
+    due_by: dt.date | Keep | None = KEEP
+    notes: str | Keep = KEEP
+    external_ref: str | Keep | None = KEEP
+    lines: Sequence[NewLine] | None = None  # None: the plain lines stay
+    items: Sequence[NewItem] | None = None  # None: the items stay
+
+    @property
+    def changes_content(self) -> bool:
+        return self.lines is not None or self.items is not None
+
+    @property
+    def changes_anything(self) -> bool:
+        fields = (self.due_by, self.notes, self.external_ref)
+        return self.changes_content or any(value is not KEEP for value in fields)
+
+
+# A precondition on the order as it is now, checked under the lock (the API's `If-Match`);
+# raises StaleError when it does not hold.
+Precondition = Callable[[OrderRows, str], Awaitable[None]]
+
+_ORDER = statements.Sql(
+    """
+    SELECT o.id, o.number, o.stage, o.revision, o.stock_consumed, o.due_by, o.notes,
+        o.external_ref, c.tax_exempt
+    FROM orders o JOIN customers c ON c.id = o.customer
+    WHERE o.workspace = $1 AND o.id = $2
+    FOR NO KEY UPDATE OF o
+    """
+)
+_WORKSPACE = statements.Sql(
+    "SELECT tax_rate, timezone FROM workspaces WHERE id = $1 FOR NO KEY UPDATE"
+)
+_REF_TAKEN = statements.Sql(
+    "SELECT id FROM orders WHERE workspace = $1 AND external_ref = $2 AND id <> $3"
+)
+_PLAIN_LINES = statements.Sql(
+    """
+    SELECT l.description, l.quantity, l.unit_price_cents, s.code
+    FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
+    WHERE l."order" = $1 AND l.item IS NULL ORDER BY l.position
+    """
+)
+_SKUS_BY_CODE = statements.Sql(
+    "SELECT code, id, reserved FROM skus WHERE workspace = $1 AND code = ANY($2)"
+)
+_DELETE_LINES = statements.Sql('DELETE FROM order_lines WHERE "order" = $1')
+_DELETE_IMPRINTS = statements.Sql('DELETE FROM order_imprints WHERE "order" = $1')
+_DELETE_ITEMS = statements.Sql('DELETE FROM order_items WHERE "order" = $1')
+_UPDATE = statements.Sql(
+    """
+    UPDATE orders SET due_by = $2, notes = $3, external_ref = $4, subtotal_cents = $5,
+        tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8
+    WHERE id = $1
+    """
+)
+_TOTALS = statements.Sql("SELECT subtotal_cents, tax_cents, total_cents FROM orders WHERE id = $1")
+
+
+@dataclass(frozen=True)
+class _Order:
+    id: int
+    number: str
+    stage: str
+    revision: int
+    stock_consumed: bool
+    due_by: Any
+    notes: str
+    external_ref: str | None
+    tax_exempt: bool
+
+
+def _refusal(order: _Order, edit: OrderEdit) -> str | None:
+    if order.stage in TERMINAL_STAGES:
+        return f"Order {order.number} is {order.stage}; it can no longer change."
+    if edit.changes_content and order.stage not in CONTENT_EDITABLE:
+        return f"Order {order.number} is {order.stage}; its lines can no longer change."
+    if edit.changes_content and order.stock_consumed:
+        return f"Order {order.number} has used its stock; its lines can no longer change."
+    return None
+
+
+def _kept_item(view: ItemView) -> NewItem:
+    """An item the edit leaves alone, as it is stored."""
+    return NewItem(
+        style=view.style,
+        colour=view.colour,
+        description=view.description,
+        sizes=tuple(view.sizes.items()),
+        unit_price_cents=view.unit_price_cents,
+        size_upcharges_cents=tuple(view.size_upcharges_cents.items()),
+        imprints=tuple(
+            NewImprint(
+                location=i.location,
+                method=i.method,
+                colours=i.colours,
+                colour_names=tuple(i.colour_names),
+                stitches=i.stitches,
+                width_mm=i.width_mm,
+                height_mm=i.height_mm,
+                notes=i.notes,
+                unit_price_cents=i.unit_price_cents,
+                setup_cents=i.setup_cents,
+            )
+            for i in view.imprints
+        ),
+    )
+
+
+async def edit_order(
+    *,
+    workspace_id: int,
+    order_id: int,
+    edit: OrderEdit,
+    actor: Actor,
+    precondition: Precondition | None = None,
+    expected_revision: int | None = None,
+) -> None:
+    """Apply `edit` in one transaction. Raises NotFoundError, StaleError (the order changed
+    since `expected_revision` or fails `precondition`), RuleRefused (stage) or InvalidFields
+    (the create's keys and messages); nothing is written then."""
+    if not 0 < order_id <= MAX_ID:
+        raise NotFoundError("Order not found")
+    now = clock.now()
+    async with db.transaction(), statements.connection() as conn:
+        row = await conn.row(_ORDER, workspace_id, order_id)
+        if row is None:
+            raise NotFoundError("Order not found")
+        order = _Order(
+            id=row[0],
+            number=row[1],
+            stage=row[2],
+            revision=row[3],
+            stock_consumed=bool(row[4]),
+            due_by=row[5],
+            notes=row[6],
+            external_ref=row[7],
+            tax_exempt=bool(row[8]),
+        )
+        workspace = await conn.row(_WORKSPACE, workspace_id)
+        if workspace is None:
+            raise NotFoundError("Order not found")
+        tax_rate, timezone = Decimal(str(workspace[0])), str(workspace[1])
+        if expected_revision is not None and expected_revision != order.revision:
+            raise StaleError(
+                f"Order {order.number} changed while you were editing it (it is now at "
+                f"revision {order.revision}); your changes were not saved."
+            )
+        if precondition is not None:
+            current = await get_order(workspace_id, order_id)
+            if current is None:
+                raise NotFoundError("Order not found")
+            await precondition(current, timezone)
+        if not edit.changes_anything:
+            return
+        reason = _refusal(order, edit)
+        if reason is not None:
+            raise RuleRefused(reason)
+        external_ref = order.external_ref if edit.external_ref is KEEP else edit.external_ref
+        if external_ref is not None and external_ref != order.external_ref:
+            taken = await conn.row(_REF_TAKEN, workspace_id, external_ref, order_id)
+            if taken is not None:
+                raise InvalidFields(
+                    {
+                        "external_ref": [
+                            f"The external_ref has already been taken by order {taken[0]}."
+                        ]
+                    }
+                )
+        due_by = order.due_by
+        if not isinstance(edit.due_by, Keep):
+            due_by = local_midnight(edit.due_by, timezone) if edit.due_by else None
+        notes = order.notes if isinstance(edit.notes, Keep) else normalise_newlines(edit.notes)
+        if edit.changes_content:
+            totals = await _replace_content(
+                conn, workspace_id, order, edit, tax_rate, now=now, actor=actor
+            )
+        else:
+            totals_row = await conn.row(_TOTALS, order_id)
+            if totals_row is None:
+                raise NotFoundError("Order not found")
+            totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
+        await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now)
+
+
+async def _replace_content(
+    conn: statements.Reader,
+    workspace_id: int,
+    order: _Order,
+    edit: OrderEdit,
+    tax_rate: Decimal,
+    *,
+    now: dt.datetime,
+    actor: Actor,
+) -> tuple[int, int, int]:
+    """Writes the order's items and lines again and moves its reservations by the difference;
+    returns the new subtotal, tax and total."""
+    if edit.lines is not None:
+        lines = list(edit.lines)
+    else:
+        lines = [
+            NewLine(description=d, quantity=q, unit_price_cents=p, sku=code)
+            for d, q, p, code in await conn.rows(_PLAIN_LINES, order.id)
+        ]
+    if edit.items is not None:
+        items = list(edit.items)
+    else:
+        items = [_kept_item(view) for view in await items_of(conn, workspace_id, order.id)]
+    codes = sorted({line.sku for line in lines if line.sku is not None})
+    plain_skus: dict[str, tuple[int, int]] = {}
+    if codes:
+        for code, sku_id, reserved in await conn.rows(_SKUS_BY_CODE, workspace_id, codes):
+            plain_skus[code] = (sku_id, reserved)
+    unknown = {
+        f"lines.{index}.sku": [f"The selected lines.{index}.sku is invalid."]
+        for index, line in enumerate(lines)
+        if line.sku is not None and line.sku not in plain_skus
+    }
+    if unknown:
+        raise InvalidFields(unknown)
+    content = await order_content.resolve(
+        conn, workspace_id, lines=lines, items=items, plain_skus=plain_skus
+    )
+    totals = compute_totals(content.lines, tax_rate, order.tax_exempt)
+    before = await stock.order_quantities(order.id)
+    after = content.quantities()
+    more = Counter({sku: q - before[sku] for sku, q in after.items() if q > before[sku]})
+    less = Counter({sku: q - after[sku] for sku, q in before.items() if q > after[sku]})
+    over = stock.over_reservation_limit(content.reserved, more)
+    if over:
+        raise content.reservation_errors(over)
+    for statement in (_DELETE_LINES, _DELETE_IMPRINTS, _DELETE_ITEMS):
+        await conn.rows(statement, order.id)
+    await order_content.write(conn, workspace_id, order.id, content, totals)
+    if less:
+        await stock.release(less, now, order_id=order.id, actor=actor, reason=EDIT_REASON)
+    if more:
+        refused = await stock.reserve(more, now, order_id=order.id, actor=actor, reason=EDIT_REASON)
+        if refused:
+            raise content.reservation_errors(refused)
+    return totals.subtotal_cents, totals.tax_cents, totals.total_cents

@@ -7,6 +7,10 @@ benchmark users' tokens.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.http
     python -m benchmarks.http --smoke        # tiny throwaway databases, a few seconds
+
+`--endpoints items` (Pressline alone): `POST /orders` with 5 items x 6 sizes x 2 imprints
+against the same order sent as the plain lines those items expand to, back to back on the same
+server in every round (DECISIONS §18; the floor has no items).
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ FLOOR_TARGETS = {  # the targets, as a ratio of the floor's req/s on PostgreSQL
 SQLITE_TARGETS = {"me": 0.5, "order": 0.6, "customer": 0.6}  # the lists: SQLITE_TARGET
 SQLITE_TARGET = 0.5
 CREATE_TARGET = 0.8  # creates/s with 16 clients, as a ratio of the floor's
+# An order of items against the same order as plain lines: creates/s, items / lines.
+ITEMS_TARGET = 0.8
+ITEM_RUNS = ("create_items", "create_lines")
 
 
 @dataclass
@@ -83,6 +90,11 @@ def request_specs(users: list[dict[str, Any]], endpoint: str, seed: int = 7) -> 
             specs.append(["GET", f"/api/v1/customers/{rng.choice(user['customers'])}", token, None])
         elif endpoint == "create":
             specs.append(["POST", "/api/v1/orders", token, create_body(user, rng)])
+        elif endpoint in ITEM_RUNS:  # the same seed: the same orders in both runs
+            order = items_order(user, rng)
+            if endpoint == "create_lines":
+                order = as_lines(order)
+            specs.append(["POST", "/api/v1/orders", token, json.dumps(order)])
         else:
             raise ValueError(endpoint)
     rng.shuffle(specs)
@@ -103,6 +115,72 @@ def create_body(user: dict[str, Any], rng: random.Random) -> str:
     return json.dumps(
         {"customer_id": rng.choice(user["customers"]), "lines": lines, "due_by": "2026-12-24"}
     )
+
+
+# Garments no benchmark SKU has (benchmarks/seed.py STYLES), so both forms carry no SKU and
+# differ only in how the lines are given: (style, colour, garment price, first imprint).
+ITEM_GARMENTS = (
+    ("Softstyle Tee", "Black", 310, "screen"),
+    ("Softstyle Tee", "White", 290, "screen"),
+    ("Premium Hoodie", "Navy", 1_450, "embroidery"),
+    ("Organic Tee", "Sand", 420, "screen"),
+    ("Crew Sweat", "Forest", 1_120, "embroidery"),
+)
+ITEM_SIZES = ("XS", "S", "M", "L", "XL", "2XL")
+
+
+def items_order(user: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """5 items x 6 sizes x 2 imprints (each imprint with a setup): 30 size lines and 10 setup
+    lines once expanded."""
+    items = []
+    for style, colour, price, method in ITEM_GARMENTS:
+        first: dict[str, Any] = (
+            {"location": "front", "method": "screen", "colours": 2,
+             "colour_names": ["White", "PMS 186 C"], "width_mm": 280, "height_mm": 200,
+             "unit_price_cents": 180, "setup_cents": 3_000}
+            if method == "screen"
+            else {"location": "left_chest", "method": "embroidery", "stitches": 8_500,
+                  "width_mm": 90, "height_mm": 60, "unit_price_cents": 350, "setup_cents": 2_500}
+        )  # fmt: skip
+        back = {"location": "back", "method": "screen", "colours": 1, "unit_price_cents": 120,
+                "setup_cents": 2_000, "notes": "Club crest, 30 cm wide"}  # fmt: skip
+        items.append(
+            {
+                "style": style,
+                "colour": colour,
+                "sizes": {size: rng.randrange(1, 25) for size in ITEM_SIZES},
+                "unit_price_cents": price,
+                "size_upcharges_cents": {"2XL": 200},
+                "imprints": [first, back],
+            }
+        )
+    return {"customer_id": rng.choice(user["customers"]), "items": items, "due_by": "2026-12-24"}
+
+
+def as_lines(order: dict[str, Any]) -> dict[str, Any]:
+    """The same order as plain lines: the items expanded by the service's own rule."""
+    from models.orders.items import NewImprint, NewItem, expand_all
+
+    items = [
+        NewItem(
+            style=item["style"],
+            colour=item["colour"],
+            sizes=tuple(item["sizes"].items()),
+            unit_price_cents=item["unit_price_cents"],
+            size_upcharges_cents=tuple(item["size_upcharges_cents"].items()),
+            imprints=tuple(
+                NewImprint(**{k: tuple(v) if k == "colour_names" else v for k, v in i.items()})
+                for i in item["imprints"]
+            ),
+        )
+        for item in order["items"]
+    ]
+    lines = [
+        {"description": line.description, "quantity": line.quantity,
+         "unit_price_cents": line.unit_price_cents}
+        for line in expand_all(items, {})
+    ]  # fmt: skip
+    return {"customer_id": order["customer_id"], "lines": lines, "due_by": order["due_by"]}
 
 
 # --- load clients --------------------------------------------------------------------------
@@ -240,6 +318,33 @@ def create_supported(server: common.Server, users: list[dict[str, Any]]) -> bool
     raise RuntimeError(f"POST /api/v1/orders answered {status}: {answer[:300]!r}")
 
 
+def same_order(server: common.Server, users: list[dict[str, Any]]) -> str | None:
+    """Create the items order and its lines twin once each: None when both answer 201 with the
+    same lines and totals, else why the item runs are skipped."""
+    answers = []
+    for endpoint in ITEM_RUNS:
+        _, _, token, body = request_specs(users[:1], endpoint)[0]
+        status, answer = common.http_request(
+            "POST", server.base + "/api/v1/orders", token=token, body=body.encode()
+        )
+        if status != 201:
+            return f"POST /api/v1/orders ({endpoint}) answered {status}: {answer[:200]!r}"
+        answers.append(json.loads(answer))
+    shown = [
+        (
+            [(x["description"], x["quantity"], x["unit_price_cents"], x["sku"])
+             for x in answer["lines"]],
+            answer["totals"],
+        )
+        for answer in answers
+    ]  # fmt: skip
+    if shown[0] != shown[1]:
+        raise RuntimeError(f"the items order and its lines differ: {shown!r}")
+    if len(answers[0]["lines"]) != 40 or not answers[0].get("items"):
+        raise RuntimeError(f"the items order has {len(answers[0]['lines'])} lines, not 40")
+    return None
+
+
 def sanity(server: common.Server, specs: list[list[Any]]) -> None:
     method, path, token, _ = specs[0]
     if method == "GET":
@@ -255,19 +360,21 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
         client = "wrk" if shutil.which("wrk") else "python"
     endpoints = [e for e in READ_ENDPOINTS if e in args.endpoints]
     specs = {e: request_specs(users, e) for e in [*endpoints, "create"]}
+    if "items" in args.endpoints:
+        specs.update({e: request_specs(users, e) for e in ITEM_RUNS})
     results: dict[str, dict[str, list[Run]]] = defaultdict(lambda: defaultdict(list))
     peak_rss: dict[str, int] = defaultdict(int)
     notes: list[str] = []
     create_ok: dict[str, bool] = {}
+    items_ok: dict[str, bool] = {}
     rss_after: dict[str, int] = defaultdict(int)
     print(f"{common.label(url)}: {len(users)} benchmark users, client {client}", flush=True)
     with tempfile.TemporaryDirectory(prefix="pressline_http_") as tmp_name:
         tmp = Path(tmp_name)
         for round_no in range(args.rounds):
-            apps = [
-                ("pressline", common.PRESSLINE_APP, common.ROOT),
-                ("floor", common.FLOOR_APP, common.ROOT),
-            ]
+            apps = [("pressline", common.PRESSLINE_APP, common.ROOT)]
+            if endpoints or "create" in args.endpoints:  # the item runs need no floor
+                apps.append(("floor", common.FLOOR_APP, common.ROOT))
             if args.baseline:  # the same app from another checkout, in the same rounds
                 apps.insert(1, ("baseline", common.PRESSLINE_APP, args.baseline))
             if round_no % 2:
@@ -308,6 +415,27 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                                 + failed,
                                 flush=True,
                             )
+                    if "items" in args.endpoints and name != "floor":
+                        if name not in items_ok:
+                            skipped = same_order(server, users)
+                            items_ok[name] = skipped is None
+                            if skipped:
+                                notes.append(f"{name}: items not measured: {skipped}")
+                        if items_ok[name]:  # which goes first alternates between rounds
+                            for endpoint in ITEM_RUNS[:: -1 if round_no % 2 else 1]:
+                                run = measure(
+                                    server, client, specs[endpoint], connections=16,
+                                    seconds=args.seconds, warmup=args.warmup, tmp=tmp,
+                                )  # fmt: skip
+                                results[endpoint][name].append(run)
+                                print(
+                                    f"  round {round_no + 1} {name:9} {endpoint:12} {run.rps:8.0f}"
+                                    f" creates/s  p50 {run.p50_ms:6.1f} ms  p99 {run.p99_ms:6.1f}"
+                                    f" ms  cpu {run.server_cpu_ms_per_req:5.2f} ms/req"
+                                    f" (db {run.db_cpu_ms_per_req:4.2f})"
+                                    + (f"  NON-2XX {run.non_2xx}" if run.non_2xx else ""),
+                                    flush=True,
+                                )
                     memory = common.memory_kib(server.pid)
                     peak_rss[name] = max(peak_rss[name], memory["VmHWM"])
                     rss_after[name] = max(rss_after[name], memory["VmRSS"])  # after its load
@@ -405,11 +533,49 @@ def summary_row(
     )
 
 
+def items_rows(results: dict[str, Any], postgres: bool) -> list[tuple[str, ...]]:
+    """Per app: the items order against its lines twin, in the same rounds."""
+    rows = []
+    for app_name in ("baseline", "pressline"):
+        items = [Run(**r) for r in results.get("create_items", {}).get(app_name, [])]
+        lines = [Run(**r) for r in results.get("create_lines", {}).get(app_name, [])]
+        if not items or not lines:
+            continue
+        i_rps, l_rps = common.median([r.rps for r in items]), common.median([r.rps for r in lines])
+        ratio = i_rps / l_rps if l_rps else float("nan")
+
+        def cell(runs: list[Run], field: str) -> str:
+            return f"{common.median([getattr(r, field) for r in runs]):.2f}"
+
+        rows.append(
+            (
+                app_name,
+                f"{i_rps:,.0f}",
+                f"{l_rps:,.0f}",
+                f"{ratio:.2f}x",
+                f"{common.median([r.p50_ms for r in items]):.1f} / "
+                f"{common.median([r.p99_ms for r in items]):.1f}",
+                f"{common.median([r.p50_ms for r in lines]):.1f} / "
+                f"{common.median([r.p99_ms for r in lines]):.1f}",
+                f"{cell(items, 'server_cpu_ms_per_req')} / {cell(lines, 'server_cpu_ms_per_req')}",
+                f"{cell(items, 'db_cpu_ms_per_req')} / {cell(lines, 'db_cpu_ms_per_req')}"
+                if postgres
+                else "-",
+                ", ".join(f"{r.rps / s.rps:.2f}" for r, s in zip(items, lines, strict=False)),
+                f">= {ITEMS_TARGET:.2f}x {'met' if ratio >= ITEMS_TARGET else 'missed'}",
+                str(sum(r.non_2xx + r.socket_errors for r in [*items, *lines])),
+            )
+        )
+    return rows
+
+
 def summarise(report: dict[str, Any]) -> str:
     results = report["results"]
     postgres = report["kind"] == "postgres"
     rows = []
     for endpoint, by_app in results.items():
+        if endpoint in ITEM_RUNS:
+            continue
         for app_name in ("baseline", "pressline"):
             if app_name in by_app:
                 rows.append(summary_row(endpoint, app_name, by_app, postgres))
@@ -436,6 +602,20 @@ def summarise(report: dict[str, Any]) -> str:
             for name, kib in report.get("rss_after_load_kib", {}).items()
         ),
     ]
+    items = items_rows(results, postgres)
+    if items:
+        item_headers = [
+            "app", "items creates/s", "lines creates/s", "ratio", "items p50/p99 ms",
+            "lines p50/p99 ms", "CPU ms/req items / lines", "db CPU items / lines",
+            "ratio per round", "target", "errors",
+        ]  # fmt: skip
+        lines += [
+            "",
+            "POST /orders, 5 items x 6 sizes x 2 imprints against the same order as its 40 "
+            "plain lines (16 clients, medians over rounds):",
+            "",
+            common.table(item_headers, items),
+        ]
     soak = report.get("soak")
     if soak:
         lines.append(
@@ -458,8 +638,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument(
         "--endpoints",
-        default=",".join([*READ_ENDPOINTS, "create"]),
-        help="comma-separated subset of " + ",".join([*READ_ENDPOINTS, "create"]),
+        default=",".join([*READ_ENDPOINTS, "create", "items"]),
+        help="comma-separated subset of " + ",".join([*READ_ENDPOINTS, "create", "items"]),
     )
     parser.add_argument("--soak", type=int, default=0, help="then N requests watching RSS")
     parser.add_argument("--soak-max-seconds", type=float, default=1200)

@@ -36,13 +36,24 @@ PAPER = {"A4": {"width": 703, "height": 1032}, "Letter": {"width": 725, "height"
 
 @pytest.fixture
 async def shop(backend: str) -> dict[str, Any]:
-    """A shop whose order has 3 garments with 4 imprints, a plain line, notes, and an image
-    proof the customer approved."""
+    """A shop whose order has 3 garments with 4 imprints (tees and hoodies stocked, so their
+    grids carry four rows of stock; 2XL tees short), a plain line, notes, and an image proof
+    the customer approved."""
     ws = await factories.workspace(name="Inkwell Prints", timezone="Europe/London")
     owner = await member(ws, name="Olive Owner", email="olive@inkwell.example")
     customer = await factories.customer(ws, "Hop & Barley Brewing Co.")
     await factories.contact(customer, name="Tom Fletcher", email="tom@hopandbarley.example",
                             is_primary=True)  # fmt: skip
+    for style, colour, sizes in (("G5000", "Black", "S M L XL 2XL"), ("JH001", "Navy", "S M L XL")):
+        for size in sizes.split():
+            await factories.sku(
+                ws,
+                f"{style}-{colour[:3].upper()}-{size}",
+                style=style,
+                colour=colour,
+                size=size,
+                on_hand=2 if size == "2XL" else 80,
+            )
     items = [
         NewItem(
             style="G5000", colour="Black", description="Gildan Heavy Cotton tee, black",

@@ -186,10 +186,13 @@ async def write(
     order_id: int,
     content: Content,
     totals: Totals,
+    *,
+    kept_items: dict[int, int] | None = None,
 ) -> None:
-    """Inserts the items, their imprints and all lines (the order's old ones are gone)."""
-    item_ids: dict[int, int] = {}
-    if content.items:
+    """Inserts the items, their imprints and all lines (the order's old ones are gone), or
+    only the lines when the items are kept (`kept_items`: position → the stored item's id)."""
+    item_ids: dict[int, int] = dict(kept_items or {})
+    if content.items and kept_items is None:
         values: list[Any] = []
         for position, item in enumerate(content.items):
             skus = content.stocked.get(position)

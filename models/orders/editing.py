@@ -250,10 +250,13 @@ async def _replace_content(
             NewLine(description=d, quantity=q, unit_price_cents=p, sku=code)
             for d, q, p, code in await conn.rows(_PLAIN_LINES, order.id)
         ]
+    kept_items: dict[int, int] | None = None
     if edit.items is not None:
         items = list(edit.items)
-    else:
-        items = [_kept_item(view) for view in await items_of(conn, workspace_id, order.id)]
+    else:  # the items stay as they are, ids included; only their lines are written again
+        views = await items_of(conn, workspace_id, order.id)
+        items = [_kept_item(view) for view in views]
+        kept_items = {view.position: view.id for view in views}
     codes = sorted({line.sku for line in lines if line.sku is not None})
     plain_skus: dict[str, tuple[int, int]] = {}
     if codes:
@@ -277,9 +280,11 @@ async def _replace_content(
     over = stock.over_reservation_limit(content.reserved, more)
     if over:
         raise content.reservation_errors(over)
-    for statement in (_DELETE_LINES, _DELETE_IMPRINTS, _DELETE_ITEMS):
-        await conn.rows(statement, order.id)
-    await order_content.write(conn, workspace_id, order.id, content, totals)
+    await conn.rows(_DELETE_LINES, order.id)
+    if kept_items is None:
+        await conn.rows(_DELETE_IMPRINTS, order.id)
+        await conn.rows(_DELETE_ITEMS, order.id)
+    await order_content.write(conn, workspace_id, order.id, content, totals, kept_items=kept_items)
     if less:
         await stock.release(less, now, order_id=order.id, actor=actor, reason=EDIT_REASON)
     if more:

@@ -7,8 +7,10 @@
 Seeds a throwaway database (SQLite, and PostgreSQL when reachable) with one workspace by
 benchmarks/seed.py (its owner, 1,000 customers, 5,000 SKUs and N orders over three years:
 lines, stage history, artwork, invoices), then one subscription and N deliveries each with an
-attempt, and 500 stock movements for one SKU; starts one uvicorn process and asks each admin
-page sequentially with a logged-in session cookie; prints p50/p95 in ms.
+attempt, 500 stock movements for one SKU, and one order of 20 garments (10 stocked, 10 not,
+each with two imprints: 140 lines) made by the domain's own create; starts one uvicorn process
+and asks each admin page sequentially with a logged-in session cookie — among them the new
+order form, and that order's page, edit page and work order; prints p50/p95 in ms.
 
 `--search` (PostgreSQL only: the trigram indexes are its): one workspace with its owner and
 10,000 customers (fewer below 100,000 orders) by benchmarks/seed.py, then the orders written by
@@ -43,6 +45,7 @@ class Seeded:
             cookie, subscription, delivery, order,
         )  # fmt: skip
         self.customer, self.sku = 0, ""  # the customer with most orders; a SKU with movements
+        self.garments = ""  # the number of an order of GARMENTS items (print jobs, §18)
 
 
 async def seed(url: str, deliveries: int, orders: int) -> Seeded:
@@ -103,10 +106,52 @@ async def seed(url: str, deliveries: int, orders: int) -> Seeded:
         .first()
     )
     customer, sku = await shop_floor(ws_id, owner_id)
+    garments = await garment_order(ws_id, customer)
     await db.stop(engine)
     seeded = Seeded(cookie, sub.id, rows[-1]["id"], order["number"] if order else "1")
-    seeded.customer, seeded.sku = customer, sku
+    seeded.customer, seeded.sku, seeded.garments = customer, sku, garments
     return seeded
+
+
+GARMENTS = 20
+
+
+async def garment_order(ws_id: int, customer: int) -> str:
+    """An order of GARMENTS items, each with a front screen print and a back or chest imprint:
+    half of them stocked (a style and colour of the seed's SKUs, in all its sizes), half not
+    (six standard sizes); created by models.orders.creating as the API and the admin do."""
+    from models.actors import OPERATOR
+    from models.orders.creating import create
+    from models.orders.items import NewImprint, NewItem
+    from models.tables import Sku
+
+    runs: dict[tuple[str, str], list[str]] = {}
+    for row in await Sku.select(Sku.style, Sku.colour, Sku.size).where(Sku.workspace == ws_id):
+        sizes = runs.setdefault((row["style"], row["colour"]), [])
+        if row["size"] not in sizes:
+            sizes.append(row["size"])
+    stocked = sorted(runs.items())[:: max(1, len(runs) // (GARMENTS // 2))][: GARMENTS // 2]
+    front = NewImprint("front", "screen", colours=2, colour_names=("White", "PMS 186 C"),
+                       width_mm=280, height_mm=200, unit_price_cents=180,
+                       setup_cents=3000)  # fmt: skip
+    chest = NewImprint("left_chest", "embroidery", stitches=8000, unit_price_cents=350,
+                       setup_cents=2500, notes="Crest, gold thread")  # fmt: skip
+    items = [
+        NewItem(style=style, colour=colour, unit_price_cents=450, imprints=(front, chest),
+                sizes=tuple((size, 3 + n) for n, size in enumerate(sizes)))
+        for (style, colour), sizes in stocked
+    ] + [
+        NewItem(style=f"Bought-in Tee {n}", colour="Black",
+                sizes=tuple((size, 4) for size in ("XS", "S", "M", "L", "XL", "2XL")),
+                unit_price_cents=390, size_upcharges_cents=(("2XL", 200),),
+                imprints=(front, NewImprint("back", "dtg", unit_price_cents=450)))
+        for n in range(GARMENTS - len(stocked))
+    ]  # fmt: skip
+    created = await create(
+        workspace_id=ws_id, customer_id=customer, items=items, notes="20 garments",
+        actor=OPERATOR,
+    )  # fmt: skip
+    return created.order.number
 
 
 async def shop_floor(ws_id: int, owner_id: int, movements: int = 500) -> tuple[int, str]:
@@ -162,6 +207,10 @@ async def run(backend: str, deliveries: int, orders: int, count: int) -> list[li
                 "/admin/orders?page=150",
                 "/admin/orders/board",
                 f"/admin/orders/{seeded.order}",
+                "/admin/orders/new",
+                f"/admin/orders/{seeded.garments}",
+                f"/admin/orders/{seeded.garments}/edit",
+                f"/admin/orders/{seeded.garments}/work-order",
                 "/admin/deliveries",
                 "/admin/deliveries?status=failed",
                 f"/admin/deliveries?subscription={seeded.subscription}&page=100",

@@ -44,7 +44,9 @@ OTHER_SIZE_UNNAMED = "Garment {n}: name the other size (e.g. OSFA) beside its qu
 
 # What the buttons of the forms ask for, besides saving (`action`): each re-renders the form.
 ADD_ITEM, ADD_LINE = "add_item", "add_line"
-REFRESH_ACTION = re.compile(rf"refresh(?:-{_NUMBER})?")
+# The sizes shown again: `refresh-N` (a button: the cursor goes to the first size) or
+# `sizes-N` (the style or colour changed, with script: the cursor stays where it is).
+REFRESH_ACTION = re.compile(rf"(refresh|sizes)(?:-{_NUMBER})?")
 _ROW_ACTION = re.compile(
     rf"(?:(add_imprint|remove_item)-{_NUMBER}|remove_imprint-{_NUMBER}-{_NUMBER})"
 )
@@ -77,8 +79,10 @@ IMPRINT_LABELS = {
 
 
 def typed_items(fields: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Each garment with anything typed in it (in the order of their numbers), its imprints
-    likewise; and the garment fields that no page numbers (to be refused, never dropped)."""
+    """Each garment the form sent (in the order of their numbers), its imprints likewise, empty
+    rows too (a row just added stays while other buttons are pressed; saving leaves empty rows
+    out: `filled_rows`); and the garment fields that no page numbers (to be refused, never
+    dropped)."""
     garments: dict[int, dict[str, Any]] = {}
 
     def garment(number: int) -> dict[str, Any]:
@@ -111,14 +115,21 @@ def typed_items(fields: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[s
     for number in sorted(garments):
         item = garments[number]
         _fold_other_size(item)
-        item["imprints"] = [
-            imprint
-            for _, imprint in sorted(item["imprints"].items())
-            if any(imprint[part] for part in IMPRINT_PARTS)
-        ]
-        if filled(item):
-            typed.append(item)
+        item["imprints"] = [imprint for _, imprint in sorted(item["imprints"].items())]
+        typed.append(item)
     return typed, sorted(unread)
+
+
+def filled_rows(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The garments with anything typed in them, each with its imprints that have: what a
+    save sends (and shows again when refused, so each "Garment N" is the Nth shown)."""
+    kept = []
+    for item in items:
+        imprints = [i for i in item["imprints"] if any(i[part] for part in IMPRINT_PARTS)]
+        item = {**item, "imprints": imprints}
+        if filled(item):
+            kept.append(item)
+    return kept
 
 
 def _fold_other_size(item: dict[str, Any]) -> None:

@@ -92,6 +92,11 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def filled(typed: dict[str, Any]) -> dict[str, Any]:
+    """The typed order as a save takes it: empty garment and imprint rows left out."""
+    return {**typed, "items": item_forms.filled_rows(typed["items"])}
+
+
 def empty_line(number: int) -> dict[str, Any]:
     return {"number": number, **dict.fromkeys(LINE_PARTS, "")}
 
@@ -134,7 +139,7 @@ def after_action(action: str, typed: dict[str, Any]) -> tuple[dict[str, Any], st
         lines = [*lines, empty_line(number)]
         focus = f"lines-{number}-description"
     elif found := item_forms.REFRESH_ACTION.fullmatch(action):
-        focus = f"items-{found[1]}-q0" if found[1] else None
+        focus = f"items-{found[2]}-q0" if found[1] == "refresh" and found[2] else None
     else:
         changed = item_forms.apply_action(action, items)
         if changed is not None:

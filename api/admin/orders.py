@@ -21,6 +21,7 @@ from api.admin.order_forms import (
     Shown,
     after_action,
     expected_revision,
+    filled,
     form_errors,
     move_request,
     only_changes,
@@ -200,6 +201,7 @@ class OrderController(Controller):
         if action != "save":  # a row added or removed, sizes shown: the form again
             typed, focus = after_action(action, typed)
             return await self._new_form(request, typed=typed, focus=focus)
+        typed = filled(typed)
         try:
             body = order_request(typed)
             created = await creating.create(
@@ -262,6 +264,7 @@ class OrderController(Controller):
         if action != "save":
             typed, focus = after_action(action, typed)
             return await self._edit_form(request, content, typed=typed, focus=focus)
+        typed = filled(typed)
         number = content.order.number
         try:
             edit = only_changes(update_request(typed).edit(), content, request.user.timezone)

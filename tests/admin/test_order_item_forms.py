@@ -237,6 +237,11 @@ async def test_the_row_buttons_keep_everything_typed(shop: Shop) -> None:
     assert value_of(added.text, "items-4-style") is None
     assert "Garment 4" in added.text
 
+    # the new, empty garment stays while other buttons are pressed (saving leaves it out)
+    kept = await press(shop, page, "refresh-0", form_of(added.text))
+    assert value_of(kept.text, "items-3-style") == ""
+    assert 'name="items-3-imprints-0-location"' in kept.text
+
     imprint = await press(shop, page, "add_imprint-1", typed)
     assert value_of(imprint.text, "items-1-imprints-0-stitches") == "8000"
     assert selected(imprint.text, "items-1-imprints-1-location") is None

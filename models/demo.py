@@ -24,11 +24,12 @@ from models import (
     catalogue,
     clock,
     db,
-    invoices,
     members,
     plans,
 )
 from models.actors import OPERATOR
+from models.customers import contacts, records
+from models.invoices import payments
 from models.mail import queue
 from models.orders import cancelling, creating, stage_moves
 from models.orders.items import NewImprint, NewItem
@@ -237,7 +238,7 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
     """Creates the customers and contacts; returns (id, discount percent) in CUSTOMERS order."""
     made = []
     for spec in CUSTOMERS:
-        customer = await catalogue.create_customer(
+        customer = await records.create_customer(
             workspace_id=workspace_id,
             name=spec.name,
             price_list=spec.price_list[0] if spec.price_list else None,
@@ -247,7 +248,7 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
             tax_exempt=spec.tax_exempt,
         )
         for name, email, phone in spec.contacts:
-            await catalogue.add_contact(
+            await contacts.add_contact(
                 customer_id=customer.id, name=name, email=email, phone=phone
             )
         discount = Decimal(spec.price_list[1]) if spec.price_list else Decimal(0)
@@ -367,7 +368,7 @@ async def _build(workspace_id: int) -> dict[str, int]:
             invoiced.append(invoice)
     # Most dispatched work has been paid for; the newest invoices are still open.
     for number in invoiced[:-2]:
-        await invoices.pay_invoice(workspace_id=workspace_id, number=number)
+        await payments.pay_invoice(workspace_id=workspace_id, number=number)
         paid += 1
     # The moves and proofs above queued their customer emails as live ones would; they are the
     # shop's past, shown on the order pages but never sent (else the first worker with

@@ -12,13 +12,14 @@ from typing import Any
 
 import msgspec
 
-from models import accounts, artwork, invoices, statements
+from models import accounts, artwork, statements
 from models.actors import OPERATOR
+from models.customers import queries as customer_queries
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
+from models.invoices import payments
 from models.orders import cancelling, stage_moves
 from models.orders import queries as order_queries
-from models.queries import customers as customer_queries
 from models.stages import STAGES
 from models.tables import Artwork, Invoice, Order
 
@@ -186,7 +187,7 @@ class InvoiceState(msgspec.Struct, frozen=True):
 async def pay_invoice(ref: str, workspace_id: int | None = None) -> InvoiceState:
     """Mark an issued invoice paid (records invoice.paid)."""
     invoice = await find_invoice(ref, workspace_id)
-    await invoices.pay_invoice(workspace_id=invoice.workspace_id, number=invoice.number)
+    await payments.pay_invoice(workspace_id=invoice.workspace_id, number=invoice.number)
     row = await Invoice.select(
         Invoice.order,
         Invoice.order.number.as_alias("order_number"),

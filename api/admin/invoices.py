@@ -1,6 +1,6 @@
 """Invoices: the workspace's, newest first, filtered by status, with the outstanding total
-(issued, not yet paid); marking one paid is `pressline invoice pay` (models/invoices.py: the
-same transaction and the same `invoice.paid` event).
+(issued, not yet paid); marking one paid is `pressline invoice pay` (models/invoices/payments.py:
+the same transaction and the same `invoice.paid` event).
 
 Paths: /admin/invoices (`status`, `page`), POST /admin/invoices/{number}/paid (answers 303 to
 the list, or to `next` when it is an admin address). Staff and owners alike.
@@ -20,10 +20,10 @@ from api.admin.forms import form, text
 from api.admin.order_forms import money
 from api.admin.pages import page
 from api.admin.security import PREFIX
-from models import invoices
 from models.errors import RuleRefused
-from models.queries import invoice_pages as queries
-from models.queries.invoice_pages import InvoiceStatus
+from models.invoices import pages as queries
+from models.invoices import payments
+from models.invoices.pages import InvoiceStatus
 
 InvoiceNumber = Annotated[str, PathParameter(description="Invoice number, e.g. INV-2026-0007")]
 
@@ -62,7 +62,7 @@ class InvoiceController(Controller):
     ) -> Template | Redirect:
         fields = await form(request)
         try:
-            await invoices.pay_invoice(workspace_id=request.user.workspace_id, number=number)
+            await payments.pay_invoice(workspace_id=request.user.workspace_id, number=number)
         except RuleRefused as refused:
             return await self._list(request, message=refused.message)
         return await flash.redirect(

@@ -18,7 +18,7 @@ from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug
 
-# What the columns hold (models/stages.py, models/invoices.py and models/artwork.py write them).
+# What the columns hold (models/stages.py, models/invoices/ and models/artwork.py write them).
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
 InvoiceStatus = Literal["draft", "issued", "paid", "void"]
 ArtworkStatus = Literal["awaiting_proof", "awaiting_approval", "approved", "changes_requested"]

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from models import clock, db, invoices, messages, stock
+from models import clock, db, messages, stock
 from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
+from models.invoices import issuing
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
 from models.webhooks import events as outbox
@@ -148,7 +149,7 @@ async def advance_order(
             occurred_at=now,
         )
         if dispatch:
-            await invoices.issue_invoice(
+            await issuing.issue_invoice(
                 workspace_id=workspace_id,
                 order_id=order_id,
                 customer_id=order["customer_id"],

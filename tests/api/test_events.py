@@ -10,8 +10,9 @@ from typing import Any
 
 import httpx
 
-from models import artwork, clock, invoices
+from models import artwork, clock
 from models.actors import OPERATOR
+from models.invoices import payments
 from models.orders import stage_moves
 from models.tables import Invoice, WebhookEvent
 from models.webhooks import events as outbox
@@ -33,7 +34,7 @@ async def every_event(client: httpx.AsyncClient, s: Shop) -> int:
         assert moved.status_code == 200, moved.text
     number = await Invoice.select(Invoice.number).where(Invoice.order == order_id).first()
     assert number is not None
-    await invoices.pay_invoice(workspace_id=s.ws.id, number=number["number"])
+    await payments.pay_invoice(workspace_id=s.ws.id, number=number["number"])
     return order_id
 
 
@@ -48,7 +49,7 @@ async def record_every_event(workspace_id: int, order_id: int) -> list[str]:
         )
     number = await Invoice.select(Invoice.number).where(Invoice.order == order_id).first()
     assert number is not None
-    await invoices.pay_invoice(workspace_id=workspace_id, number=number["number"])
+    await payments.pay_invoice(workspace_id=workspace_id, number=number["number"])
     rows = await (
         WebhookEvent.select(WebhookEvent.event_id)
         .where(WebhookEvent.order == order_id)
@@ -72,6 +73,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
     assert response.status_code == 200, response.text
     body = response.json()
     assert [row["type"] for row in body["data"]] == [
+        "order.created",
         "artwork.approved",
         "order.stage_changed",
         "order.stage_changed",
@@ -89,7 +91,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
         assert row["data"]["order_id"] == order_id  # every event points at its order
         assert row["occurred_at"] == row["data"]["occurred_at"] == clock.iso(event["created_at"])
     assert (body["total"], body["per_page"], body["current_page"], body["last_page"]) == (
-        7,
+        8,
         100,
         1,
         1,

@@ -1,67 +1,14 @@
-"""Invoices: issued on dispatch (INV- numbers), marked paid by an operator; both emit events."""
+"""Paying an invoice: an operator marks it paid, recording `invoice.paid` in the same
+transaction."""
 
 from __future__ import annotations
-
-import datetime as dt
 
 from models import clock, db
 from models.errors import NotFoundError, RuleRefused
 from models.filters import MAX_ID
-from models.numbering import local_year, next_number
 from models.tables import Customer, Invoice, Order
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
-
-
-async def issue_invoice(
-    *,
-    workspace_id: int,
-    order_id: int,
-    customer_id: int,
-    order_number: str,
-    total_cents: int,
-    currency: str,
-    timezone: str,
-    now: dt.datetime,
-) -> str:
-    """Issue the order's invoice for its total and record `invoice.issued`; returns the number.
-
-    Runs inside the caller's transaction (the dispatch), which holds the order's lock.
-    """
-    async with db.transaction():
-        number, seq = await next_number(
-            workspace_id=workspace_id, kind="invoice", year=local_year(now, timezone)
-        )
-        await Invoice(
-            workspace=workspace_id,
-            order=order_id,
-            customer=customer_id,
-            number=number,
-            number_year=local_year(now, timezone),
-            number_seq=seq,
-            status="issued",
-            total_cents=total_cents,
-            currency=currency,
-            issued_at=now,
-            created_at=now,
-            updated_at=now,
-        ).save()
-        await outbox.record_event(
-            workspace_id=workspace_id,
-            name=EventName.INVOICE_ISSUED,
-            fields=outbox.invoice_fields(
-                order_id=order_id,
-                order_number=order_number,
-                invoice_number=number,
-                invoice_status="issued",
-                total=total_cents,
-                currency=currency,
-            ),
-            order_id=order_id,
-            customer_id=customer_id,
-            occurred_at=now,
-        )
-    return number
 
 
 async def pay_invoice(*, workspace_id: int, number: str) -> None:

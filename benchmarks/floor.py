@@ -44,12 +44,12 @@ from api.schemas.inventory import sku_bodies
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
 from models.actors import Actor
+from models.customers import queries as customer_queries
 from models.filters import MAX_ID
 from models.orders import creating
 from models.orders import queries as order_queries
 from models.orders.lines import NewLine
 from models.queries import auth as auth_queries
-from models.queries import customers as customer_queries
 from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
 from models.schemas.customers import customer_detail_body, customer_row_bodies

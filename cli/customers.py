@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from cli.output import DECIMAL, Result, command
-from models import catalogue, contacts, operators
+from models import operators
+from models.customers import contacts, records
 from models.schemas.customers import customer_row_bodies
 from models.tables import Contact, Customer
 
@@ -57,7 +58,7 @@ def _contact_data(row: Contact) -> dict[str, Any]:
     "--payment-terms",
     default="net_30",
     show_default=True,
-    help="|".join(catalogue.PAYMENT_TERMS),
+    help="|".join(records.PAYMENT_TERMS),
 )
 @click.option("--carrier", default="", help="Default carrier for dispatch.")
 @click.option("--tax-exempt", is_flag=True, help="Invoice this customer without tax.")
@@ -72,7 +73,7 @@ async def create_customer(
     tax_exempt: bool,
 ) -> Result:
     """Add a customer (prints its id)."""
-    row = await catalogue.create_customer(
+    row = await records.create_customer(
         workspace_id=workspace,
         name=name,
         slug=slug,

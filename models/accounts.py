@@ -1,7 +1,7 @@
 """Operator-side setup: workspaces, users and their tokens, with the rules each field obeys.
 
 The command line and the demo builder call these; every refusal is a models.errors type.
-Customers, contacts and SKUs live in models/catalogue.py.
+Customers and their contacts live in models/customers/, SKUs in models/catalogue.py.
 """
 
 from __future__ import annotations

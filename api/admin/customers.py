@@ -1,5 +1,5 @@
 """Customers: the list with search, a customer's page (fields, contacts, orders), create, edit,
-and contacts (add, edit, remove; exactly one primary: models/contacts.py).
+and contacts (add, edit, remove; exactly one primary: models/customers/contacts.py).
 
 Paths: /admin/customers, /customers/new, /customers/{id}, /customers/{id}/edit (GET form; the
 edit itself is POST /customers/{id}), /customers/{id}/contacts (POST: add),
@@ -21,10 +21,10 @@ from api.admin.forms import form, text, whole_number
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
-from models import catalogue, contacts
-from models.catalogue import PAYMENT_TERMS
+from models.customers import contacts, records
+from models.customers import pages as queries
+from models.customers.records import PAYMENT_TERMS
 from models.errors import InvalidFields, NotFoundError
-from models.queries import customer_pages as queries
 from models.tables import Contact
 
 CustomerId = Annotated[int, PathParameter(description="Customer id")]
@@ -50,7 +50,7 @@ async def _typed_contact(request: Request[Any, Any, Any]) -> dict[str, str]:
 
 
 def _contact_values(typed: dict[str, str]) -> dict[str, Any]:
-    """The typed contact as models/contacts.py takes it (add and edit alike)."""
+    """The typed contact as models/customers/contacts.py takes it (add and edit alike)."""
     return {
         "name": typed["name"],
         "email": typed["email"],
@@ -117,9 +117,9 @@ class CustomerController(Controller):
         }
         try:
             if customer_id is None:
-                row = await catalogue.create_customer(slug=_optional(typed["slug"]), **values)
+                row = await records.create_customer(slug=_optional(typed["slug"]), **values)
             else:
-                row = await catalogue.update_customer(
+                row = await records.update_customer(
                     customer_id=customer_id, slug=typed["slug"], **values
                 )
         except InvalidFields as invalid:

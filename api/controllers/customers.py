@@ -15,7 +15,7 @@ from api.params import query_operation
 from api.schemas.common import Page
 from api.schemas.customers import CustomerListQuery
 from api.validation import parse_query
-from models.queries import customers as queries
+from models.customers import queries
 from models.schemas.customers import (
     CustomerDetail,
     CustomerRow,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import msgspec
 
-from models.queries.customers import CustomerListRow, CustomerRows, PaymentTerms
+from models.customers.queries import CustomerListRow, CustomerRows, PaymentTerms
 from models.schemas.common import DecimalString, Schema, UpdatedAt
 from models.statements import iso
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from models import contacts
+from models.customers import contacts
 from models.tables import Contact, Customer, PriceList
 from tests import factories
 from tests.admin.conftest import Shop

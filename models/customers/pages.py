@@ -13,8 +13,8 @@ from decimal import Decimal
 import msgspec
 
 from models import statements
+from models.customers.queries import CUSTOMER_COLUMNS, CUSTOMER_FROM, ContactRow, CustomerListRow
 from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
-from models.queries.customers import CUSTOMER_COLUMNS, CUSTOMER_FROM, ContactRow, CustomerListRow
 from models.stages import OPEN_LIST
 from models.statements import Select, Sql, Stamp
 

@@ -7,9 +7,9 @@
   "primary" on it changes nothing: some contact must be primary);
 - removing the primary contact promotes the oldest remaining one.
 
-The admin's contact forms and `pressline contact add` call these functions. Every change locks
-the customer's row first (PostgreSQL), so two concurrent changes cannot leave two primaries or
-none; SQLite's write transactions are serial anyway.
+The admin's contact forms, the API and `pressline contact add` call these functions. Every
+change locks the customer's row first (PostgreSQL), so two concurrent changes cannot leave two
+primaries or none; SQLite's write transactions are serial anyway.
 """
 
 from __future__ import annotations

@@ -44,6 +44,12 @@ EXAMPLE_IDS = {
     "invoice.paid": "9f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f",
     "artwork.approved": "4a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d",
     "webhook.test": "7d6c5b4a-3e2f-4a1b-8c9d-0e1f2a3b4c5d",
+    "order.created": "2e5a7c9b-1d3f-4a6e-8b0c-9d2e4f6a8c1b",
+    "order.updated": "3f6b8d0c-2e4a-4b7f-9c1d-0e3f5a7b9d2c",
+    "order.cancelled": "4a7c9e1d-3f5b-4c8a-8d2e-1f4a6b8c0e3d",
+    "customer.created": "5b8d0f2e-4a6c-4d9b-9e3f-2a5b7c9d1f4e",
+    "customer.updated": "6c9e1a3f-5b7d-4e0c-8f4a-3b6c8d0e2a5f",
+    "invoice.payment_received": "7d0f2b4a-6c8e-4f1d-9a5b-4c7d9e1f3b6a",
 }
 SENT_WHEN = {
     "order.stage_changed": "An order moved to any stage other than `dispatched` (API or operator).",
@@ -51,6 +57,14 @@ SENT_WHEN = {
     "invoice.issued": "An invoice was issued, when its order was dispatched or by an operator.",
     "invoice.paid": "An operator marked an invoice paid.",
     "artwork.approved": "The customer approved the order's current artwork proof.",
+    "order.created": "An order was created, by the API, the admin or the command line.",
+    "order.updated": "An order was edited (due date, notes, external_ref, lines or items); "
+    "`changed` names what the edit was given.",
+    "order.cancelled": "An order was cancelled by an operator or an owner.",
+    "customer.created": "A customer was created, by the API, the admin or the command line.",
+    "customer.updated": "A customer's details changed.",
+    "invoice.payment_received": "A payment was recorded against an invoice; `balance_cents` "
+    "is what is left to pay (0: the invoice is paid, and `invoice.paid` follows).",
     "webhook.test": "An owner sent a test event to this one subscription (the admin's button or "
     "`pressline webhook test`), whatever its event list; its result does not change the "
     "failure count.",
@@ -62,6 +76,40 @@ TEST_COMPONENT = "WebhookTest"
 def _fields(name: str) -> dict[str, Any]:
     if name == TEST_EVENT:
         return {"subscription_id": 12}
+    if name in {"order.created", "order.updated", "order.cancelled"}:
+        return outbox.order_change_fields(
+            order_id=1042,
+            order_number="ORD-2026-0042",
+            stage="cancelled" if name == "order.cancelled" else "artwork",
+            revision=2 if name == "order.updated" else 1,
+            customer=CUSTOMER,
+            external_ref="shop-1042",
+            total_cents=14400,
+            currency="GBP",
+            changed=["due_by", "items"] if name == "order.updated" else None,
+        )
+    if name.startswith("customer."):
+        return outbox.customer_fields(
+            customer_id=CUSTOMER["id"],
+            name=CUSTOMER["name"],
+            slug=CUSTOMER["slug"],
+            external_ref="shop-cust-77",
+        )
+    if name == "invoice.payment_received":
+        return outbox.payment_fields(
+            invoice_id=31,
+            invoice_number="INV-2026-0031",
+            order_id=1042,
+            order_number="ORD-2026-0042",
+            customer_id=CUSTOMER["id"],
+            payment_id=9,
+            amount_cents=5000,
+            method="bank_transfer",
+            reference="BACS 2211",
+            paid_cents=5000,
+            balance_cents=9400,
+            currency="GBP",
+        )
     if name.startswith("order."):
         dispatched = name == "order.dispatched"
         return outbox.order_fields(
@@ -93,7 +141,7 @@ def example_body(name: str) -> dict[str, Any]:
 
 
 def _body_components(app: Litestar, schema: OpenAPI) -> dict[str, Reference]:
-    """Component schemas of the five bodies (and what they embed), added to the document;
+    """Component schemas of the bodies (and what they embed), added to the document;
     returns each event's reference."""
     registry = SchemaRegistry()
     creator = SchemaCreator(plugins=app.plugins.openapi, schema_registry=registry)

@@ -1,4 +1,4 @@
-"""The events feed's rows, and the five webhook bodies they carry (which also document the
+"""The events feed's rows, and the webhook bodies they carry (which also document the
 `webhooks` section of the OpenAPI schema)."""
 
 from __future__ import annotations
@@ -20,7 +20,17 @@ from models.statements import iso
 from models.webhooks.names import EVENT_NAMES
 
 EventType = Literal[
-    "order.stage_changed", "order.dispatched", "invoice.issued", "invoice.paid", "artwork.approved"
+    "order.stage_changed",
+    "order.dispatched",
+    "invoice.issued",
+    "invoice.paid",
+    "artwork.approved",
+    "order.created",
+    "order.updated",
+    "order.cancelled",
+    "customer.created",
+    "customer.updated",
+    "invoice.payment_received",
 ]
 
 EventId = Annotated[
@@ -96,13 +106,103 @@ class ArtworkApproved(Schema, tag_field="event", tag="artwork.approved"):
     artwork_version: Annotated[int, msgspec.Meta(description="The approved proof's version")]
 
 
-WebhookBody = OrderStageChanged | OrderDispatched | InvoiceIssued | InvoicePaid | ArtworkApproved
+class OrderChange(Schema, tag_field="event"):
+    """`order.created`, `order.updated`, `order.cancelled` (DECISIONS §19): the order after
+    the change."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    order_id: OrderId
+    order_number: str
+    customer_id: int
+    customer: CustomerRef
+    stage: Stage
+    revision: Annotated[int, msgspec.Meta(description="The order's revision after the change")]
+    external_ref: str | None
+    total_cents: int
+    currency: str
+
+
+class OrderCreated(OrderChange, tag="order.created"):
+    """An order was created (API, admin or command line)."""
+
+
+class OrderUpdated(OrderChange, tag="order.updated"):
+    """An order was edited (DECISIONS §18)."""
+
+    changed: Annotated[
+        list[Literal["due_by", "notes", "external_ref", "lines", "items"]],
+        msgspec.Meta(description="What the edit was given"),
+    ]
+
+
+class OrderCancelled(OrderChange, tag="order.cancelled"):
+    """An order was cancelled (by an operator or an owner)."""
+
+
+class CustomerChange(Schema, tag_field="event"):
+    """`customer.created` and `customer.updated`: the customer after the change."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    customer_id: int
+    name: str
+    slug: str
+    external_ref: str | None
+
+
+class CustomerCreated(CustomerChange, tag="customer.created"):
+    """A customer was created."""
+
+
+class CustomerUpdated(CustomerChange, tag="customer.updated"):
+    """A customer's details changed."""
+
+
+class PaymentReceived(Schema, tag_field="event", tag="invoice.payment_received"):
+    """A payment was recorded against an invoice (part or all of its balance)."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    invoice_id: int
+    invoice_number: str
+    order_id: OrderId
+    order_number: str
+    customer_id: int
+    payment_id: int
+    amount_cents: int
+    method: str
+    reference: str | None
+    paid_cents: Annotated[int, msgspec.Meta(description="Paid so far, this payment included")]
+    balance_cents: Annotated[int, msgspec.Meta(description="Left to pay")]
+    currency: str
+
+
+WebhookBody = (
+    OrderStageChanged
+    | OrderDispatched
+    | InvoiceIssued
+    | InvoicePaid
+    | ArtworkApproved
+    | OrderCreated
+    | OrderUpdated
+    | OrderCancelled
+    | CustomerCreated
+    | CustomerUpdated
+    | PaymentReceived
+)
 WEBHOOK_BODIES: dict[str, type[Schema]] = {
     "order.stage_changed": OrderStageChanged,
     "order.dispatched": OrderDispatched,
     "invoice.issued": InvoiceIssued,
     "invoice.paid": InvoicePaid,
     "artwork.approved": ArtworkApproved,
+    "order.created": OrderCreated,
+    "order.updated": OrderUpdated,
+    "order.cancelled": OrderCancelled,
+    "customer.created": CustomerCreated,
+    "customer.updated": CustomerUpdated,
+    "invoice.payment_received": PaymentReceived,
 }
 
 
@@ -127,7 +227,7 @@ class Event(Schema):
 def event_body(row: EventRow) -> Event:
     return Event(
         id=row.event_id,
-        type=row.name,  # type: ignore[arg-type]  # stored names are the five EVENT_NAMES
+        type=row.name,  # type: ignore[arg-type]  # stored names are EVENT_NAMES
         occurred_at=iso(row.created_at),
         order_id=row.order_id,
         data=msgspec.Raw(row.body),

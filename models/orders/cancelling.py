@@ -8,6 +8,8 @@ from models.errors import NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.stages import CANCEL_REFUSALS, Move, refusal
 from models.tables import Customer, Order, StageChange
+from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 
 async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> None:
@@ -16,7 +18,17 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
     now = clock.now()
     async with db.transaction():
         query = Order.select(
-            Order.id, Order.number, Order.stage, Order.customer, Order.stock_consumed
+            Order.id,
+            Order.number,
+            Order.stage,
+            Order.customer,
+            Order.stock_consumed,
+            Order.revision,
+            Order.external_ref,
+            Order.total_cents,
+            Order.currency,
+            Order.customer.name,
+            Order.customer.slug,
         ).where(Order.workspace == workspace_id, Order.id == order_id)
         if db.is_postgres():
             query = query.lock_rows("NO KEY UPDATE")
@@ -60,3 +72,24 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
             now=now,
         )
         await Customer.update({Customer.updated_at: now}).where(Customer.id == order["customer"])
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EventName.ORDER_CANCELLED,
+            fields=outbox.order_change_fields(
+                order_id=order_id,
+                order_number=order["number"],
+                stage="cancelled",
+                revision=order["revision"],
+                customer={
+                    "id": order["customer"],
+                    "name": order["customer.name"],
+                    "slug": order["customer.slug"],
+                },
+                external_ref=order["external_ref"],
+                total_cents=order["total_cents"],
+                currency=order["currency"],
+            ),
+            order_id=order_id,
+            customer_id=order["customer"],
+            occurred_at=now,
+        )

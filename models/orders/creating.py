@@ -32,6 +32,8 @@ from models.orders.lines import (
 )
 from models.orders.queries import HistoryRow, LineRow, OrderDetailRow, OrderRows
 from models.stages import OPEN_STAGES
+from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 # The create's statements, on the transaction's connection (models.statements): a create runs
 # them on every request, and Piccolo's query building would cost more than the database.
@@ -257,6 +259,23 @@ async def create(
             raise content.reservation_errors(refused)
         # The customer's orders_count and open_orders changed.
         await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EventName.ORDER_CREATED,
+            fields=outbox.order_change_fields(
+                order_id=order_id,
+                order_number=number,
+                stage=FIRST_STAGE,
+                revision=1,
+                customer={"id": customer_id, "name": customer_name, "slug": customer_slug},
+                external_ref=external_ref,
+                total_cents=totals.total_cents,
+                currency=locked.currency,
+            ),
+            order_id=order_id,
+            customer_id=customer_id,
+            occurred_at=now,
+        )
         # Items are read back as every reader shows them (their ids, stock levels).
         shown = await items_of(conn, workspace_id, order_id) if items else []
     return _created_rows(

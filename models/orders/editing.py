@@ -32,6 +32,8 @@ from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine, compute_totals, local_midnight
 from models.orders.queries import OrderRows, get_order
 from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
+from models.webhooks import events as outbox
+from models.webhooks.names import EventName
 
 EDIT_REASON = "order edited"
 
@@ -57,10 +59,20 @@ class OrderEdit:
     def changes_content(self) -> bool:
         return self.lines is not None or self.items is not None
 
+    def given(self) -> list[str]:
+        """The fields this edit sets, in the API's order."""
+        values = {
+            "due_by": self.due_by is not KEEP,
+            "notes": self.notes is not KEEP,
+            "external_ref": self.external_ref is not KEEP,
+            "lines": self.lines is not None,
+            "items": self.items is not None,
+        }
+        return [name for name, given in values.items() if given]
+
     @property
     def changes_anything(self) -> bool:
-        fields = (self.due_by, self.notes, self.external_ref)
-        return self.changes_content or any(value is not KEEP for value in fields)
+        return bool(self.given())
 
 
 # A precondition on the order as it is now, checked under the lock (the API's `If-Match`);
@@ -70,7 +82,7 @@ Precondition = Callable[[OrderRows, str], Awaitable[None]]
 _ORDER = statements.Sql(
     """
     SELECT o.id, o.number, o.stage, o.revision, o.stock_consumed, o.due_by, o.notes,
-        o.external_ref, c.tax_exempt
+        o.external_ref, c.tax_exempt, o.currency, c.id, c.name, c.slug
     FROM orders o JOIN customers c ON c.id = o.customer
     WHERE o.workspace = $1 AND o.id = $2
     FOR NO KEY UPDATE OF o
@@ -116,6 +128,8 @@ class _Order:
     notes: str
     external_ref: str | None
     tax_exempt: bool
+    currency: str
+    customer: dict[str, Any]
 
 
 def _refusal(order: _Order, edit: OrderEdit) -> str | None:
@@ -184,6 +198,8 @@ async def edit_order(
             notes=row[6],
             external_ref=row[7],
             tax_exempt=bool(row[8]),
+            currency=row[9],
+            customer={"id": row[10], "name": row[11], "slug": row[12]},
         )
         workspace = await conn.row(_WORKSPACE, workspace_id)
         if workspace is None:
@@ -229,6 +245,24 @@ async def edit_order(
                 raise NotFoundError("Order not found")
             totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
         await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now)
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EventName.ORDER_UPDATED,
+            fields=outbox.order_change_fields(
+                order_id=order_id,
+                order_number=order.number,
+                stage=order.stage,
+                revision=order.revision + 1,
+                customer=order.customer,
+                external_ref=external_ref,
+                total_cents=totals[2],
+                currency=order.currency,
+                changed=edit.given(),
+            ),
+            order_id=order_id,
+            customer_id=order.customer["id"],
+            occurred_at=now,
+        )
 
 
 async def _replace_content(

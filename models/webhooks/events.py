@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -81,6 +81,75 @@ def invoice_fields(
         "invoice_number": invoice_number,
         "invoice_status": invoice_status,
         "total": total,
+        "currency": currency,
+    }
+
+
+def order_change_fields(
+    *,
+    order_id: int,
+    order_number: str,
+    stage: str,
+    revision: int,
+    customer: Mapping[str, Any],
+    external_ref: str | None,
+    total_cents: int,
+    currency: str,
+    changed: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """`order.created`, `order.updated` (with `changed`: the fields the edit changed) and
+    `order.cancelled`: the order as it is after the change, with its customer's id."""
+    fields: dict[str, Any] = {
+        "order_id": order_id,
+        "order_number": order_number,
+        "customer_id": customer["id"],
+        "customer": {"id": customer["id"], "name": customer["name"], "slug": customer["slug"]},
+        "stage": stage,
+        "revision": revision,
+        "external_ref": external_ref,
+        "total_cents": total_cents,
+        "currency": currency,
+    }
+    if changed is not None:
+        fields["changed"] = list(changed)
+    return fields
+
+
+def customer_fields(
+    *, customer_id: int, name: str, slug: str, external_ref: str | None
+) -> dict[str, Any]:
+    """`customer.created` and `customer.updated`: the customer as it is after the change."""
+    return {"customer_id": customer_id, "name": name, "slug": slug, "external_ref": external_ref}
+
+
+def payment_fields(
+    *,
+    invoice_id: int,
+    invoice_number: str,
+    order_id: int,
+    order_number: str,
+    customer_id: int,
+    payment_id: int,
+    amount_cents: int,
+    method: str,
+    reference: str | None,
+    paid_cents: int,
+    balance_cents: int,
+    currency: str,
+) -> dict[str, Any]:
+    """`invoice.payment_received`: the payment, and the invoice's figures after it."""
+    return {
+        "invoice_id": invoice_id,
+        "invoice_number": invoice_number,
+        "order_id": order_id,
+        "order_number": order_number,
+        "customer_id": customer_id,
+        "payment_id": payment_id,
+        "amount_cents": amount_cents,
+        "method": method,
+        "reference": reference,
+        "paid_cents": paid_cents,
+        "balance_cents": balance_cents,
         "currency": currency,
     }
 

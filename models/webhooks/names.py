@@ -13,6 +13,13 @@ class EventName(StrEnum):
     INVOICE_ISSUED = "invoice.issued"
     INVOICE_PAID = "invoice.paid"
     ARTWORK_APPROVED = "artwork.approved"
+    # DECISIONS §19: every change an integrator writes or reads back.
+    ORDER_CREATED = "order.created"
+    ORDER_UPDATED = "order.updated"
+    ORDER_CANCELLED = "order.cancelled"
+    CUSTOMER_CREATED = "customer.created"
+    CUSTOMER_UPDATED = "customer.updated"
+    INVOICE_PAYMENT_RECEIVED = "invoice.payment_received"
     WEBHOOK_TEST = "webhook.test"
 
 

@@ -90,10 +90,7 @@ def _fields(name: str) -> dict[str, Any]:
         )
     if name.startswith("customer."):
         return outbox.customer_fields(
-            customer_id=CUSTOMER["id"],
-            name=CUSTOMER["name"],
-            slug=CUSTOMER["slug"],
-            external_ref="shop-cust-77",
+            customer_id=17, name="Acme Tees", slug="acme-tees", external_ref="shop-cust-77"
         )
     if name == "invoice.payment_received":
         return outbox.payment_fields(
@@ -101,7 +98,7 @@ def _fields(name: str) -> dict[str, Any]:
             invoice_number="INV-2026-0031",
             order_id=1042,
             order_number="ORD-2026-0042",
-            customer_id=CUSTOMER["id"],
+            customer_id=17,
             payment_id=9,
             amount_cents=5000,
             method="bank_transfer",

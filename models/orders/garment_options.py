@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 
 from models import statements
-from models.filters import MAX_ID
+from models.filters import MAX_ID, cannot_match
 from models.orders import items as rules
 from models.orders.item_reads import ItemView, items_of
 from models.orders.pages import MAX_NUMBER, ORDER_PREFIX
@@ -94,7 +94,8 @@ async def size_runs(
 ) -> dict[tuple[str, str], list[SizeOption]]:
     """The size columns of each (style, colour) picked that the workspace stocks, keyed by
     `items.stock_key`, in size order (XS … 5XL first); a garment it does not stock is absent."""
-    pairs = [(style, colour) for style, colour in picked if style and colour]
+    # PostgreSQL takes no NUL in text: such a style matches nothing, as a search's would not.
+    pairs = [(s, c) for s, c in picked if s and c and not cannot_match(s, rules.MAX_STYLE)]
     wanted = {rules.stock_key(style, colour) for style, colour in pairs}
     if not wanted:
         return {}
@@ -184,6 +185,8 @@ async def order_content(workspace_id: int, ref: str) -> OrderContent | None:
 async def _find(reader: Reader, workspace_id: int, ref: str) -> EditedOrder | None:
     """As the order's page names it (models/orders/pages.py `named`): an id or an ORD- number."""
     text = ref.strip()
+    if "\x00" in text:
+        return None
     if text.isascii() and text.isdigit():
         order_id = int(text)
         if not 0 < order_id <= MAX_ID:

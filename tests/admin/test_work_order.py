@@ -136,6 +136,8 @@ async def test_the_work_order_shows_the_order_for_the_floor(shop: Shop) -> None:
     ]  # fmt: skip
     # The lines made from the garments are the grids above, not "other lines" again.
     assert "Crew tees — M" not in shown and "Setup: " not in shown
+    # A sheet for the floor: no prices (the order page has them).
+    assert not re.search(r"GBP|per garment|\beach\b|Upcharge|setup \d", shown), shown
     # Made for paper: no navigation, no inline script, the admin's headers.
     assert "<nav" not in page.text and 'class="top"' not in page.text
     assert re.findall(r"<script[^>]*>", page.text) == [

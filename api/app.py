@@ -121,6 +121,7 @@ def create_app() -> Litestar:
     ratelimit.document_headers(app.openapi_schema, api_v1.path)
     idempotency.document_retry_after(app.openapi_schema)
     health.document_public(app.openapi_schema)
+    openapi.document_request_id(app.openapi_schema)
     openapi.give_headers_a_schema(app.openapi_schema)
     document_events(app, app.openapi_schema)
     openapi.rename_components(app.openapi_schema)

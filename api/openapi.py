@@ -16,6 +16,7 @@ from litestar.openapi.spec import (
     Example,
     OpenAPI,
     OpenAPIFormat,
+    OpenAPIHeader,
     OpenAPIResponse,
     OpenAPIType,
     Operation,
@@ -165,6 +166,21 @@ HEADER_SCHEMAS = {
     "Idempotent-Replayed": Schema(type=OpenAPIType.STRING, enum=["true"]),
     "ETag": Schema(type=OpenAPIType.STRING, pattern='^"[0-9a-f]{32}"$'),
 }
+
+
+REQUEST_ID_HEADER = OpenAPIHeader(
+    schema=Schema(type=OpenAPIType.STRING),
+    description="The id of this request's log line: the `X-Request-ID` the platform's router "
+    "sent when usable, else one made here. Quote it when reporting a problem",
+)
+
+
+def document_request_id(schema: OpenAPI) -> None:
+    """`X-Request-ID` on every response of every operation (api/request_path.py adds it)."""
+    for operation in _operations(schema):
+        for response in (operation.responses or {}).values():
+            if isinstance(response, OpenAPIResponse):
+                response.headers = {**(response.headers or {}), "X-Request-ID": REQUEST_ID_HEADER}
 
 
 def give_headers_a_schema(schema: OpenAPI) -> None:

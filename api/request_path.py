@@ -7,7 +7,8 @@ those it needs: `Authorization` (kept in the scope for `ApiAccess`), the platfor
 `X-Request-ID` (the request id of the log line; one is made when none usable came) and the
 proxies' `X-Forwarded-For` and `X-Forwarded-Proto` (the client's address and the scheme,
 api/forwarded.py). It holds the one wrapper of the response's `send`: it notes the status
-and adds the rate-limit headers an allowed request was given. When the response is over it
+and adds the rate-limit headers an allowed request was given, and `X-Request-ID` (the log
+line's id) to every response. When the response is over it
 observes the metrics and writes the log line, with the request id and the client's address
 (api/request_log.py).
 
@@ -102,13 +103,15 @@ class RequestPath:
         scope[request_log.REQUEST_ID] = heads.request_id  # type: ignore[literal-required]
         status = 500  # if the application fails before answering
 
+        request_id = (b"x-request-id", heads.request_id.encode("ascii"))
+
         async def respond(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                extra: Any = scope.get(LIMIT_HEADERS)
-                if extra is not None:
-                    message["headers"] = [*message.get("headers", ()), *extra]
+                extra: Any = scope.get(LIMIT_HEADERS) or ()
+                # Every response names its log line (DECISIONS §19).
+                message["headers"] = [*message.get("headers", ()), *extra, request_id]
             await send(message)
 
         try:

@@ -497,3 +497,21 @@ async def test_another_workspaces_sku_on_an_order_line_is_unknown(client):
     assert list(foreign.json()["errors"]) == list(missing.json()["errors"])
     reserved = await Sku.select(Sku.reserved).where(Sku.code == theirs.sku).first()
     assert reserved == {"reserved": 0}
+
+
+async def test_every_response_carries_the_request_id_of_its_log_line(client, every_log_record):
+    _, _, auth = await factories.account()
+    sent = [
+        ("GET", ME, {**auth, "X-Request-ID": "req-abc-123"}),
+        ("GET", ME, auth),
+        ("GET", "/api/v1/nowhere", auth),  # 404 before routing
+        ("DELETE", ME, auth),  # 405
+        ("GET", ME, {}),  # 401
+        ("GET", "/admin/login", {}),
+    ]
+    answered = [await client.request(method, path, headers=h) for method, path, h in sent]
+
+    ids = [line["request_id"] for line in request_lines(every_log_record)]
+    assert [r.headers["x-request-id"] for r in answered] == ids
+    assert ids[0] == "req-abc-123"
+    assert all(re.fullmatch(r"[0-9a-f]{32}", made) for made in ids[1:])

@@ -6,6 +6,7 @@ order's ETag; `Idempotency-Key` replays; tenancy; the write limit; validation.""
 from __future__ import annotations
 
 import asyncio
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from models.actors import OPERATOR
 from models.orders.cancelling import cancel_order
-from models.tables import IdempotencyKey, Order, OrderLine, StockMovement
+from models.tables import IdempotencyKey, Order, OrderLine, StockMovement, WebhookEvent
 from tests import factories
 from tests.api.item_helpers import (
     get,
@@ -36,6 +37,7 @@ from tests.api.order_helpers import (
     order_body,
     shop,
     snapshot,
+    subscription,
 )
 
 KEY = "Idempotency-Key"
@@ -409,6 +411,46 @@ async def test_revision_grows_by_one_per_change_and_not_without_one(client):
     assert (await Order.select(Order.revision).where(Order.id == order["id"]).first()) == {
         "revision": 5
     }
+
+
+# --- order.updated ---------------------------------------------------------------------------
+
+
+async def updates(order_id: int) -> list[dict[str, Any]]:
+    rows = (
+        await WebhookEvent.select(WebhookEvent.body)
+        .where(WebhookEvent.order == order_id, WebhookEvent.name == "order.updated")
+        .order_by(WebhookEvent.id)
+    )
+    return [json.loads(row["body"]) for row in rows]
+
+
+async def test_each_edit_records_one_order_updated_event_naming_what_was_given(client):
+    s = await shop()
+    await subscription(s.ws)
+    await stocked(s.ws)
+    order = await new_order(client, s, items_body(s.customer.id, tee(M=2)))
+    response = await patch(
+        client, s.auth, order["id"], {"items": [tee(M=3)], "due_by": "2026-10-01"}
+    )
+    assert response.status_code == 200, response.text
+    [event] = await updates(order["id"])
+    assert event["event"] == "order.updated"
+    assert (event["order_id"], event["order_number"], event["revision"]) == (
+        order["id"], order["number"], 2,
+    )  # fmt: skip
+    assert event["changed"] == ["due_by", "items"]
+    assert event["total_cents"] == response.json()["totals"]["total_cents"]
+    # Refusals, a replay and an empty PATCH record nothing more.
+    for edit, headers in (
+        ({"items": [tee(XXL=1)]}, {}),
+        ({"notes": "x"}, {"If-Match": '"stale"'}),
+        ({"notes": "y"}, {KEY: "once"}),
+        ({"notes": "y"}, {KEY: "once"}),
+        ({}, {}),
+    ):
+        await patch(client, s.auth, order["id"], edit, **headers)
+    assert [e["changed"] for e in await updates(order["id"])] == [["due_by", "items"], ["notes"]]
 
 
 # --- stages ------------------------------------------------------------------------------------

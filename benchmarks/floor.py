@@ -166,7 +166,8 @@ async def customer_detail(conn: Reader, request: Request, customer_id: int) -> A
     if customer is None:
         raise NotFound("Customer not found")
     contacts = await conn.all(customer_queries.CONTACTS, customer_id)
-    return customer_detail_body(customer_queries.CustomerRows(customer, contacts))
+    addresses = await conn.all(customer_queries.ADDRESSES, customer_id)
+    return customer_detail_body(customer_queries.CustomerRows(customer, contacts, addresses))
 
 
 async def inventory(conn: Reader, request: Request) -> Any:

@@ -5,6 +5,7 @@ import os
 from piccolo.conf.apps import AppConfig
 
 from models.tables import (
+    Address,
     AdminFlash,
     AdminSession,
     ApiToken,
@@ -42,6 +43,7 @@ APP_CONFIG = AppConfig(
         PriceList,
         Customer,
         Contact,
+        Address,
         Sku,
         Order,
         OrderLine,

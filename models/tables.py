@@ -96,6 +96,8 @@ class Customer(Table, tablename="customers"):
     tax_exempt = Boolean(default=False)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    # The integrator's own id for the customer (a storefront's), unique in the workspace.
+    external_ref = Varchar(length=100, null=True, default=None)
 
 
 class Contact(Table, tablename="contacts"):
@@ -106,6 +108,26 @@ class Contact(Table, tablename="contacts"):
     email = Varchar(length=254)
     phone = Varchar(length=50, default="")
     is_primary = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class Address(Table, tablename="addresses"):
+    """A customer's postal address; one of them is the default (models/customers/addresses.py)."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    customer = ForeignKey(Customer, on_delete=OnDelete.cascade, index=True)
+    label = Varchar(length=100, default="")
+    name = Varchar(length=200, default="")
+    company = Varchar(length=200, default="")
+    line1 = Varchar(length=200)
+    line2 = Varchar(length=200, default="")
+    city = Varchar(length=100)
+    region = Varchar(length=100, default="")
+    postal_code = Varchar(length=20, default="")
+    country = Varchar(length=2)  # ISO 3166-1 alpha-2, upper case
+    phone = Varchar(length=50, default="")
+    is_default = Boolean(default=False)
     created_at = Timestamptz(default=TimestamptzNow())
 
 

@@ -9,48 +9,61 @@
 
 The admin's contact forms, the API and `pressline contact add` call these functions. Every
 change locks the customer's row first (PostgreSQL), so two concurrent changes cannot leave two
-primaries or none; SQLite's write transactions are serial anyway.
+primaries or none; SQLite's write transactions are serial anyway. Each change moves the
+customer's `updated_at` and records `customer.updated`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from models import clock, db
 from models.accounts import known_id
+from models.customers.changes import Precondition, changed, lock_customer
 from models.errors import FieldErrors, NotFoundError
-from models.tables import Contact, Customer
+from models.tables import Contact
 
 
-async def _lock_customer(customer_id: int, workspace_id: int | None) -> Customer:
-    """The customer (of `workspace_id` when given), its row locked for this transaction."""
-    query = Customer.objects().where(Customer.id == customer_id)
-    if workspace_id is not None:
-        query = query.where(Customer.workspace == workspace_id)
-    if db.is_postgres():
-        query = query.lock_rows("NO KEY UPDATE")
-    row = await query.first() if known_id(customer_id) else None
-    if row is None:
-        raise NotFoundError(f"customer {customer_id} not found")
-    return row
+@dataclass(frozen=True)
+class NewContact:
+    """A contact as typed; `check` gives it back trimmed or raises InvalidFields."""
 
+    name: str
+    email: str
+    phone: str = ""
+    primary: bool = False
 
-def _fields(name: str, email: str, phone: str) -> tuple[str, str, str]:
-    errors = FieldErrors()
-    name = errors.text("name", name, 200)
-    email = errors.email("email", email)
-    phone = errors.text("phone", phone, 50, required=False)
-    errors.check()
-    return name, email, phone
-
-
-async def _touch(customer_id: int) -> None:
-    # The customer detail embeds its contacts, so the customer has changed (docs/api.md §3.1).
-    await Customer.update({Customer.updated_at: clock.now()}).where(Customer.id == customer_id)
+    def check(self, prefix: str = "") -> NewContact:
+        errors = FieldErrors()
+        name = errors.text(f"{prefix}name", self.name, 200)
+        email = errors.email(f"{prefix}email", self.email)
+        phone = errors.text(f"{prefix}phone", self.phone, 50, required=False)
+        errors.check()
+        return NewContact(name, email, phone, self.primary)
 
 
 async def _unset_primary(customer_id: int) -> None:
     await Contact.update({Contact.is_primary: False}).where(
         (Contact.customer == customer_id) & (Contact.is_primary == True)  # noqa: E712 - SQL
     )
+
+
+async def insert_contact(workspace_id: int, customer_id: int, contact: NewContact) -> Contact:
+    """Write a checked contact of a locked customer (the caller's transaction)."""
+    primary = contact.primary or not await Contact.exists().where(Contact.customer == customer_id)
+    if primary:
+        await _unset_primary(customer_id)
+    row = Contact(
+        workspace=workspace_id,
+        customer=customer_id,
+        name=contact.name,
+        email=contact.email,
+        phone=contact.phone,
+        is_primary=primary,
+        created_at=clock.now(),
+    )
+    await row.save()
+    return row
 
 
 async def add_contact(
@@ -61,25 +74,16 @@ async def add_contact(
     phone: str = "",
     primary: bool = False,
     workspace_id: int | None = None,
+    precondition: Precondition | None = None,
 ) -> Contact:
     """A new contact; primary when asked or when it is the customer's first."""
-    name, email, phone = _fields(name, email, phone)
+    contact = NewContact(name, email, phone, primary).check()
     async with db.transaction():
-        customer = await _lock_customer(customer_id, workspace_id)
-        primary = primary or not await Contact.exists().where(Contact.customer == customer_id)
-        if primary:
-            await _unset_primary(customer_id)
-        row = Contact(
-            workspace=customer.workspace,
-            customer=customer_id,
-            name=name,
-            email=email,
-            phone=phone,
-            is_primary=primary,
-            created_at=clock.now(),
-        )
-        await row.save()
-        await _touch(customer_id)
+        customer = await lock_customer(customer_id, workspace_id)
+        if precondition is not None:
+            await precondition()
+        row = await insert_contact(customer.workspace, customer_id, contact)
+        await changed(customer_id)
     return row
 
 
@@ -106,31 +110,47 @@ async def edit_contact(
     workspace_id: int,
     customer_id: int,
     contact_id: int,
-    name: str,
-    email: str,
-    phone: str = "",
+    name: str | None = None,
+    email: str | None = None,
+    phone: str | None = None,
     primary: bool = False,
+    precondition: Precondition | None = None,
 ) -> Contact:
-    """New name, email and phone; `primary` makes it the primary contact (never unmakes it)."""
-    name, email, phone = _fields(name, email, phone)
+    """New name, email and phone (None keeps the field as it is); `primary` makes it the
+    primary contact (never unmakes it)."""
     async with db.transaction():
-        await _lock_customer(customer_id, workspace_id)
+        await lock_customer(customer_id, workspace_id)
         row = await find_contact(workspace_id, customer_id, contact_id)
+        if precondition is not None:
+            await precondition()
+        contact = NewContact(
+            row.name if name is None else name,
+            row.email if email is None else email,
+            row.phone if phone is None else phone,
+        ).check()
         if primary and not row.is_primary:
             await _unset_primary(customer_id)
-        row.name, row.email, row.phone = name, email, phone
+        row.name, row.email, row.phone = contact.name, contact.email, contact.phone
         row.is_primary = bool(row.is_primary) or primary
         await row.save()
-        await _touch(customer_id)
+        await changed(customer_id)
     return row
 
 
-async def remove_contact(*, workspace_id: int, customer_id: int, contact_id: int) -> Contact | None:
+async def remove_contact(
+    *,
+    workspace_id: int,
+    customer_id: int,
+    contact_id: int,
+    precondition: Precondition | None = None,
+) -> Contact | None:
     """Delete a contact; when it was primary the oldest remaining contact becomes primary
     (returned, else None)."""
     async with db.transaction():
-        await _lock_customer(customer_id, workspace_id)
+        await lock_customer(customer_id, workspace_id)
         row = await find_contact(workspace_id, customer_id, contact_id)
+        if precondition is not None:
+            await precondition()
         await Contact.delete().where(Contact.id == contact_id)
         promoted = None
         if row.is_primary:
@@ -144,5 +164,5 @@ async def remove_contact(*, workspace_id: int, customer_id: int, contact_id: int
             if promoted is not None:
                 promoted.is_primary = True
                 await promoted.save()
-        await _touch(customer_id)
+        await changed(customer_id)
     return promoted

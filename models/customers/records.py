@@ -1,17 +1,29 @@
-"""Customers: creating and editing them. Slugs, price lists and payment terms are decided
-here, once; the admin, the API, the command line and the demo builder pass values through."""
+"""Customers: creating and editing them. Slugs, external refs, price lists and payment terms
+are decided here, once; the admin, the API, the command line and the demo builder pass values
+through. Every change records `customer.created` or `customer.updated` in its transaction.
+
+Slugs and external refs are unique in the workspace: a change that writes either first locks
+the workspace row (PostgreSQL; models/customers/changes.py), so of two concurrent creates with
+one external_ref one wins and the other is refused naming it, and two with one name get two
+slugs."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import NamedTuple
+from typing import Any
 
 from models import clock, db
-from models.accounts import FieldErrors, get_workspace, known_id
+from models.accounts import KEEP, FieldErrors, Keep, known_id
+from models.customers.addresses import NewAddress, insert_address
+from models.customers.changes import Precondition, lock_customer, lock_workspace, record
+from models.customers.contacts import NewContact, insert_contact
 from models.errors import InvalidFields, NotFoundError
 from models.tables import Customer, PriceList
+from models.webhooks.names import EventName
 
 PAYMENT_TERMS = ("prepaid", "on_receipt", "net_7", "net_15", "net_30", "net_60")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -52,8 +64,11 @@ async def get_customer(customer_id: int) -> Customer:
     return row
 
 
-async def _price_list(workspace_id: int, name: str, discount: Decimal | None) -> PriceList:
-    """The workspace's price list of that name, created with `discount` when new.
+async def _price_list(
+    workspace_id: int, name: str, discount: Decimal | None, *, new: bool = True
+) -> PriceList:
+    """The workspace's price list of that name, created with `discount` when new (unless
+    `new` is false: the API names one of the workspace's lists).
 
     An existing list is shared by other customers, so a different discount is refused
     rather than silently changing their prices.
@@ -63,6 +78,8 @@ async def _price_list(workspace_id: int, name: str, discount: Decimal | None) ->
         .where((PriceList.workspace == workspace_id) & (PriceList.name == name))
         .first()
     )
+    if row is None and not new:
+        raise InvalidFields({"price_list": ["The selected price_list is invalid."]})
     if row is None:
         now = clock.now()
         row = PriceList(
@@ -85,42 +102,50 @@ async def _price_list(workspace_id: int, name: str, discount: Decimal | None) ->
     return row
 
 
-class CustomerFields(NamedTuple):
-    name: str
-    slug: str | None
-    price_list: str | None
-    discount: Decimal | None
-    payment_terms: str
-    carrier: str
+@dataclass(frozen=True)
+class CustomerChanges:
+    """New values for a customer; KEEP leaves a field as it is. `price_list` None takes the
+    customer off its list (which stays for its other customers); `external_ref` None clears
+    it. `new_price_list` false (the API) refuses a list the workspace does not have."""
+
+    name: str | Keep = KEEP
+    slug: str | Keep = KEEP
+    external_ref: str | Keep | None = KEEP
+    price_list: str | Keep | None = KEEP
+    discount: Decimal | str | None = None
+    payment_terms: str | Keep = KEEP
+    carrier: str | Keep = KEEP
+    tax_exempt: bool | Keep = KEEP
+    new_price_list: bool = True
 
 
-def _customer_fields(
-    *,
-    name: str,
-    slug: str | None,
-    price_list: str | None,
-    discount: Decimal | str | None,
-    payment_terms: str,
-    carrier: str,
-) -> CustomerFields:
-    """The checked fields of a customer, for create and edit alike (InvalidFields lists all)."""
+def _checked(changes: CustomerChanges) -> CustomerChanges:
+    """The given fields checked and trimmed (InvalidFields lists every problem)."""
     errors = FieldErrors()
-    name = errors.text("name", name, 200)
-    if slug is not None:
-        slug = slug.strip()
+    checked = changes
+    if not isinstance(changes.name, Keep):
+        checked = replace(checked, name=errors.text("name", changes.name, 200))
+    if not isinstance(changes.slug, Keep):
+        slug = changes.slug.strip()
         if len(slug) > SLUG_LENGTH or not SLUG.match(slug):
             errors.add("slug", "must be lowercase letters, digits and single hyphens")
-    list_name = None
-    if price_list is not None:
-        list_name = errors.text("price_list", price_list, 100)
-    rate = None if discount is None else errors.percent("discount", discount)
-    if rate is not None and price_list is None:
-        errors.add("discount", "a discount belongs to a price list: give the price list name")
-    if payment_terms not in PAYMENT_TERMS:
+        checked = replace(checked, slug=slug)
+    if isinstance(changes.external_ref, str):
+        ref = errors.text("external_ref", changes.external_ref, 100, required=False)
+        checked = replace(checked, external_ref=ref or None)
+    if isinstance(changes.price_list, str):
+        checked = replace(checked, price_list=errors.text("price_list", changes.price_list, 100))
+    if changes.discount is not None:
+        checked = replace(checked, discount=errors.percent("discount", changes.discount))
+        if not isinstance(changes.price_list, str):
+            errors.add("discount", "a discount belongs to a price list: give the price list name")
+    if not isinstance(changes.payment_terms, Keep) and changes.payment_terms not in PAYMENT_TERMS:
         errors.add("payment_terms", f"must be one of {', '.join(PAYMENT_TERMS)}")
-    carrier = errors.text("carrier", carrier, 100, required=False)
+    if not isinstance(changes.carrier, Keep):
+        carrier = errors.text("carrier", changes.carrier, 100, required=False)
+        checked = replace(checked, carrier=carrier)
     errors.check()
-    return CustomerFields(name, slug, list_name, rate, payment_terms, carrier)
+    return checked
 
 
 async def _slug_taken(workspace_id: int, slug: str, customer_id: int | None = None) -> None:
@@ -131,37 +156,98 @@ async def _slug_taken(workspace_id: int, slug: str, customer_id: int | None = No
         raise InvalidFields({"slug": [f"{slug} is already used in this workspace"]})
 
 
+async def _ref_taken(workspace_id: int, ref: str, customer_id: int | None = None) -> None:
+    query = Customer.select(Customer.id).where(
+        (Customer.workspace == workspace_id) & (Customer.external_ref == ref)
+    )
+    if customer_id is not None:
+        query = query.where(Customer.id != customer_id)
+    taken = await query.first()
+    if taken is not None:
+        raise InvalidFields(
+            {
+                "external_ref": [
+                    f"The external_ref has already been taken by customer {taken['id']}."
+                ]
+            }
+        )
+
+
+def _nested_errors(
+    contacts: Sequence[NewContact], addresses: Sequence[NewAddress]
+) -> tuple[list[NewContact], list[NewAddress], dict[str, list[str]]]:
+    """Contacts and addresses checked, with their problems under `contacts.N.` and
+    `addresses.N.`."""
+    errors: dict[str, list[str]] = {}
+    checked_contacts, checked_addresses = [], []
+    for index, contact in enumerate(contacts):
+        try:
+            checked_contacts.append(contact.check(f"contacts.{index}."))
+        except InvalidFields as invalid:
+            errors.update(invalid.errors)
+    for index, address in enumerate(addresses):
+        try:
+            checked_addresses.append(address.check(f"addresses.{index}."))
+        except InvalidFields as invalid:
+            errors.update(invalid.errors)
+    return checked_contacts, checked_addresses, errors
+
+
 async def create_customer(
     *,
     workspace_id: int,
     name: str,
     slug: str | None = None,
+    external_ref: str | None = None,
     price_list: str | None = None,
     discount: Decimal | str | None = None,
     payment_terms: str = "net_30",
     carrier: str = "",
     tax_exempt: bool = False,
+    contacts: Sequence[NewContact] = (),
+    addresses: Sequence[NewAddress] = (),
+    new_price_list: bool = True,
 ) -> Customer:
-    """A customer; the slug comes from the name (made unique) unless one is given."""
-    fields = _customer_fields(
-        name=name, slug=slug, price_list=price_list, discount=discount,
-        payment_terms=payment_terms, carrier=carrier,
-    )  # fmt: skip
+    """A customer with its contacts and addresses (the first of each primary/default unless
+    another asks to be), in one transaction that records `customer.created`; the slug comes
+    from the name (made unique) unless one is given."""
+    errors: dict[str, list[str]] = {}
+    try:
+        fields = _checked(
+            CustomerChanges(
+                name=name, slug=KEEP if slug is None else slug, external_ref=external_ref,
+                price_list=price_list, discount=discount, payment_terms=payment_terms,
+                carrier=carrier, tax_exempt=tax_exempt,
+            )
+        )  # fmt: skip
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
+    contacts, addresses, nested = _nested_errors(contacts, addresses)
+    errors.update(nested)
+    if errors:
+        raise InvalidFields(errors)
+    assert isinstance(fields.name, str) and isinstance(fields.carrier, str)  # noqa: S101 - given
     async with db.transaction():
-        await get_workspace(workspace_id)
-        slug = fields.slug
-        if slug is None:
-            slug = await _free_slug(workspace_id, slugify(fields.name))
+        await lock_workspace(workspace_id)
+        if isinstance(fields.slug, str):
+            await _slug_taken(workspace_id, fields.slug)
+            chosen = fields.slug
         else:
-            await _slug_taken(workspace_id, slug)
+            chosen = await _free_slug(workspace_id, slugify(fields.name))
+        if isinstance(fields.external_ref, str):
+            await _ref_taken(workspace_id, fields.external_ref)
         price_list_id = None
-        if fields.price_list is not None:
-            price_list_id = (await _price_list(workspace_id, fields.price_list, fields.discount)).id
+        if isinstance(fields.price_list, str):
+            listed = await _price_list(
+                workspace_id, fields.price_list, _rate(fields.discount), new=new_price_list
+            )
+            price_list_id = listed.id
         now = clock.now()
         row = Customer(
             workspace=workspace_id,
             name=fields.name,
-            slug=slug,
+            slug=chosen,
+            external_ref=fields.external_ref,
             price_list=price_list_id,
             payment_terms=fields.payment_terms,
             default_carrier=fields.carrier,
@@ -170,7 +256,69 @@ async def create_customer(
             updated_at=now,
         )
         await row.save()
+        # The first asking to be primary (default) is, else the first given.
+        primary = next((n for n, c in enumerate(contacts) if c.primary), 0)
+        for index, contact in enumerate(contacts):
+            await insert_contact(workspace_id, row.id, replace(contact, primary=index == primary))
+        default = next((n for n, a in enumerate(addresses) if a.default), 0)
+        for index, address in enumerate(addresses):
+            await insert_address(workspace_id, row.id, replace(address, default=index == default))
+        await record(row.id, EventName.CUSTOMER_CREATED)
     return row
+
+
+def _rate(discount: Decimal | str | None) -> Decimal | None:
+    return None if discount is None else Decimal(discount)
+
+
+async def edit_customer(
+    *,
+    workspace_id: int,
+    customer_id: int,
+    changes: CustomerChanges,
+    precondition: Precondition | None = None,
+) -> Customer:
+    """Apply `changes` in one transaction that records `customer.updated` (none when nothing
+    changes). Raises NotFoundError, StaleError (from `precondition`) or InvalidFields."""
+    fields = _checked(changes)
+    async with db.transaction():
+        await lock_workspace(workspace_id)
+        row = await lock_customer(customer_id, workspace_id)
+        if precondition is not None:
+            await precondition()
+        values: dict[Any, Any] = {}
+        if isinstance(fields.name, str):
+            values[Customer.name] = fields.name
+        if isinstance(fields.slug, str):
+            await _slug_taken(workspace_id, fields.slug, customer_id)
+            values[Customer.slug] = fields.slug
+        if not isinstance(fields.external_ref, Keep):
+            if fields.external_ref is not None and fields.external_ref != row.external_ref:
+                await _ref_taken(workspace_id, fields.external_ref, customer_id)
+            values[Customer.external_ref] = fields.external_ref
+        if not isinstance(fields.price_list, Keep):
+            price_list_id = None
+            if fields.price_list is not None:
+                listed = await _price_list(
+                    workspace_id,
+                    fields.price_list,
+                    _rate(fields.discount),
+                    new=fields.new_price_list,
+                )
+                price_list_id = listed.id
+            values[Customer.price_list] = price_list_id
+        if isinstance(fields.payment_terms, str):
+            values[Customer.payment_terms] = fields.payment_terms
+        if isinstance(fields.carrier, str):
+            values[Customer.default_carrier] = fields.carrier
+        if isinstance(fields.tax_exempt, bool):
+            values[Customer.tax_exempt] = fields.tax_exempt
+        before = {column: getattr(row, column._meta.name) for column in values}
+        if any(before[column] != value for column, value in values.items()):
+            values[Customer.updated_at] = clock.now()
+            await Customer.update(values).where(Customer.id == customer_id)
+            await record(customer_id, EventName.CUSTOMER_UPDATED)
+    return await get_customer(customer_id)
 
 
 async def update_customer(
@@ -185,30 +333,13 @@ async def update_customer(
     carrier: str = "",
     tax_exempt: bool = False,
 ) -> Customer:
-    """New values for every field `create_customer` takes (the admin's edit form); no price
-    list (None) takes the customer off its list, which stays for its other customers."""
-    fields = _customer_fields(
-        name=name, slug=slug, price_list=price_list, discount=discount,
-        payment_terms=payment_terms, carrier=carrier,
+    """New values for every field `create_customer` takes but the external ref (the admin's
+    edit form); no price list (None) takes the customer off its list."""
+    return await edit_customer(
+        workspace_id=workspace_id,
+        customer_id=customer_id,
+        changes=CustomerChanges(
+            name=name, slug=slug, price_list=price_list, discount=discount,
+            payment_terms=payment_terms, carrier=carrier, tax_exempt=tax_exempt,
+        ),
     )  # fmt: skip
-    async with db.transaction():
-        row = await get_customer(customer_id)
-        if row.workspace != workspace_id:
-            raise NotFoundError(f"customer {customer_id} not found")
-        assert fields.slug is not None  # noqa: S101 - a str was given
-        await _slug_taken(workspace_id, fields.slug, customer_id)
-        price_list_id = None
-        if fields.price_list is not None:
-            price_list_id = (await _price_list(workspace_id, fields.price_list, fields.discount)).id
-        await Customer.update(
-            {
-                Customer.name: fields.name,
-                Customer.slug: fields.slug,
-                Customer.price_list: price_list_id,
-                Customer.payment_terms: fields.payment_terms,
-                Customer.default_carrier: fields.carrier,
-                Customer.tax_exempt: tax_exempt,
-                Customer.updated_at: clock.now(),
-            }
-        ).where(Customer.id == customer_id)
-    return await get_customer(customer_id)

@@ -315,6 +315,18 @@ async def test_an_order_of_plain_lines_has_no_items_and_revision_1(client):
     assert ["item_id" in ln for ln in response.json()["lines"]] == [False]
 
 
+async def test_list_rows_keep_their_shape_and_show_the_expanded_lines(client):
+    s = await shop()
+    created = await create(client, s.auth, items_body(s.customer.id, item(), lines=[line()]))
+    assert created.status_code == 201, created.text
+    listed = await client.get("/api/v1/orders", headers=s.auth)
+    [row] = listed.json()["data"]
+    assert "items" not in row
+    assert "revision" not in row
+    assert row["lines"] == created.json()["lines"]
+    assert row["totals"] == created.json()["totals"]
+
+
 async def test_the_largest_item_order_is_stored_and_summed_exactly(client):
     """50 garments of 30 sizes of 10,000 at the top prices with 10 imprints each: 2,000 lines,
     every amount exact, no 500 (DECISIONS §4: any total that fits is kept)."""

@@ -14,7 +14,7 @@ import pytest
 
 from models.actors import OPERATOR
 from models.orders.cancelling import cancel_order
-from models.tables import IdempotencyKey, Order, OrderLine, StockMovement, WebhookEvent
+from models.tables import IdempotencyKey, Order, OrderLine, Sku, StockMovement, WebhookEvent
 from tests import factories
 from tests.api.item_helpers import (
     get,
@@ -385,6 +385,36 @@ async def test_an_unstocked_size_in_an_edit_is_refused_and_nothing_moves(client)
     assert await reserved(s.ws) == levels
 
 
+async def test_an_edit_reserving_past_the_stock_column_is_refused_and_nothing_moves(client):
+    s = await shop()
+    skus = await stocked(s.ws, sizes=("M", "L"))
+    await factories.sku(s.ws, "BULK", on_hand=0, reserved=0)
+    order = await new_order(
+        client, s, order_body(s.customer.id, items=[tee(M=2, L=1)], lines=[line(sku="BULK")])
+    )
+    await Sku.update({Sku.reserved: 2**31 - 5}).where(Sku.id == skus["M"].id)
+    await Sku.update({Sku.reserved: 2**31 - 5}).where(Sku.code == "BULK")
+    before = await state(order["id"])
+    levels = await reserved(s.ws)
+    response = await patch(
+        client,
+        s.auth,
+        order["id"],
+        {"items": [tee(M=10, L=1)], "lines": [line(sku="BULK", quantity=20)]},
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"] == {
+        "items.0.sizes": ["The items.0.sizes reservation would exceed the SKU's stock limits."],
+        "lines.0.sku": ["The lines.0.sku reservation would exceed the SKU's stock limits."],
+    }
+    assert await state(order["id"]) == before
+    assert await reserved(s.ws) == levels
+    # Shrinking what is held is always possible.
+    shrunk = await patch(client, s.auth, order["id"], {"items": [tee(M=1)], "lines": [line()]})
+    assert shrunk.status_code == 200, shrunk.text
+    assert (await reserved(s.ws))["G5000-BLACK-M"] == 2**31 - 6
+
+
 # --- revision ----------------------------------------------------------------------------------
 
 
@@ -624,6 +654,20 @@ async def test_simultaneous_edits_of_orders_sharing_skus_keep_reserved_exact(cli
     assert {code: q for code, q in (await reserved(s.ws)).items() if q} == held
     assert held == {"G5000-BLACK-S": 5, "G5000-BLACK-M": 8, "G5000-BLACK-L": 3,
                     "G5000-BLACK-XL": 4}  # fmt: skip
+
+
+async def test_if_match_compares_strongly_so_a_weak_tag_never_matches(client):
+    """RFC 9110 13.1.1: If-Match uses the strong comparison; W/"…" of the current tag is a
+    different validator and must be refused."""
+    s = await shop()
+    order = await new_order(client, s)
+    etag = (await get(client, s.auth, order["id"])).headers["etag"]
+    weak = await patch(client, s.auth, order["id"], {"notes": "weak"}, **{"If-Match": f"W/{etag}"})
+    assert weak.status_code == 412, weak.text
+    assert (await state(order["id"]))["revision"] == 1
+    # If-None-Match compares weakly: the weak form of the current tag is a 304.
+    cached = await get(client, s.auth, order["id"], **{"If-None-Match": f"W/{etag}"})
+    assert cached.status_code == 304
 
 
 # --- Idempotency-Key -----------------------------------------------------------------------------

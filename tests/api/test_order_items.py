@@ -23,7 +23,7 @@ from tests.api.item_helpers import (
     reserved,
     stocked,
 )
-from tests.api.order_helpers import create, line, order_body, shop, snapshot
+from tests.api.order_helpers import advance, create, line, order_body, shop, snapshot
 
 # --- expansion, prices, totals, the detail ----------------------------------------------------
 
@@ -356,6 +356,46 @@ async def test_the_largest_item_order_is_stored_and_summed_exactly(client):
     assert response.json()["totals"]["total_cents"] == subtotal + tax
     assert len(response.json()["lines"]) == 50 * 40
     assert await OrderLine.count() == 2000
+
+
+async def test_a_retried_item_create_reserves_once_and_replays_the_first_body(client):
+    s = await shop()
+    await stocked(s.ws)
+    body = items_body(s.customer.id, item(style="G5000", colour="Black", sizes={"M": 3}))
+    first = await create(client, s.auth, body, **{"Idempotency-Key": "items-1"})
+    assert first.status_code == 201, first.text
+    retry = await create(client, s.auth, body, **{"Idempotency-Key": "items-1"})
+    assert retry.status_code == 201
+    assert retry.content == first.content
+    assert retry.headers["idempotent-replayed"] == "true"
+    assert await Order.count() == 1
+    assert (await reserved(s.ws))["G5000-BLACK-M"] == 3
+    assert len(await movements(first.json()["id"])) == 1
+
+
+async def test_an_item_order_dispatches_with_its_stock_consumed_and_invoiced_at_its_total(client):
+    s = await shop()
+    await stocked(s.ws, on_hand=10)
+    garment = item(style="G5000", colour="Black", sizes={"M": 3, "L": 2},
+                   imprints=[imprint(unit_price_cents=100, setup_cents=1500)])  # fmt: skip
+    created = await create(client, s.auth, items_body(s.customer.id, garment))
+    assert created.status_code == 201, created.text
+    order_id = created.json()["id"]
+    for stage in ("print_queue", "in_production", "qc_pack", "dispatched"):
+        moved = await advance(client, s.auth, order_id, stage)
+        assert moved.status_code == 200, moved.text
+    [invoice] = moved.json()["invoices"]
+    assert invoice["total"] == created.json()["totals"]["total_cents"]
+    levels = await Sku.select(Sku.code, Sku.on_hand, Sku.reserved).where(
+        Sku.code.is_in(["G5000-BLACK-M", "G5000-BLACK-L"])
+    )
+    assert sorted((r["code"], r["on_hand"], r["reserved"]) for r in levels) == [
+        ("G5000-BLACK-L", 8, 0),
+        ("G5000-BLACK-M", 7, 0),
+    ]
+    assert moved.json()["items"][0]["stock"]["M"] == {
+        "sku": "G5000-BLACK-M", "on_hand": 7, "reserved": 0, "available": 7,
+    }  # fmt: skip
 
 
 # --- stocked sizes -----------------------------------------------------------------------------

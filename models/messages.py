@@ -13,7 +13,7 @@ from typing import Any
 from models import clock, db
 from models.errors import NotFoundError, RuleRefused
 from models.mail.ids import message_id
-from models.mail.render import STAGE_WORDS, Rendered, due_date, render
+from models.mail.render import STAGE_WORDS, Rendered, address_lines, due_date, render
 from models.mail.stages import parse_mail_stages
 from models.mail.status import MessageStatus
 from models.tables import Contact, CustomerMessage, Order
@@ -25,6 +25,7 @@ async def _facts(workspace_id: int, order_id: int, customer_id: int) -> dict[str
         Order.select(
             Order.external_ref,
             Order.due_by,
+            Order.ship_to,
             Order.workspace.name.as_alias("shop"),
             Order.workspace.email.as_alias("shop_email"),
             Order.workspace.timezone.as_alias("timezone"),
@@ -111,6 +112,7 @@ async def queue_stage_message(
         stage_words=STAGE_WORDS[to_stage],
         carrier=carrier,
         tracking_number=tracking_number,
+        ship_to=address_lines(facts["order"]["ship_to"]) if to_stage == "dispatched" else [],
     )
     emailed = to_stage in parse_mail_stages(facts["order"]["mail_stages"])
     await _queue(
@@ -144,6 +146,7 @@ async def queue_proof_message(
         stage_words=None,
         carrier=None,
         tracking_number=None,
+        ship_to=[],
         version=version,
         link=link,
         note=note,

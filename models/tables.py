@@ -177,6 +177,8 @@ class Order(Table, tablename="orders"):
     # 1 at creation, +1 on every change of content (models/orders/editing.py): a printed work
     # order names its revision.
     revision = Integer(default=1)
+    # The address it ships to, copied from the customer's or given (models/orders/ship_to.py).
+    ship_to = JSON(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
 

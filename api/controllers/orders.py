@@ -220,6 +220,8 @@ class OrderController(Controller):
                 customer_id=data.customer_id,
                 lines=lines,
                 items=data.new_items(),
+                ship_to=None if data.ship_to is None else data.ship_to.new_address(),
+                ship_to_address_id=data.ship_to_address_id,
                 due_by=data.due_by,
                 notes=data.notes or "",
                 external_ref=data.external_ref,

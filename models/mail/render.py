@@ -10,6 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import jinja2
+import msgspec
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -50,6 +51,27 @@ def render(kind: str, **context: Any) -> Rendered:
         text=_text.get_template(f"{kind}.txt").render(subject=subject, **context),
         html=_html.get_template(f"{kind}.html").render(subject=subject, **context),
     )
+
+
+# The ship-to fields in the order a label shows them (models/orders/ship_to.py stores them).
+_ADDRESS_LINES = (
+    ("name",),
+    ("company",),
+    ("line1",),
+    ("line2",),
+    ("city", "postal_code"),
+    ("region",),
+    ("country",),
+)
+
+
+def address_lines(stored: str | dict[str, str] | None) -> list[str]:
+    """An order's ship-to as the lines of a label (none without one)."""
+    if not stored:
+        return []
+    address = stored if isinstance(stored, dict) else msgspec.json.decode(stored)
+    lines = (" ".join(address.get(key, "") for key in keys).strip() for keys in _ADDRESS_LINES)
+    return [line for line in lines if line]
 
 
 def due_date(due_by: dt.datetime | None, timezone: str) -> str | None:

@@ -31,7 +31,7 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
             Order.customer.slug,
         ).where(Order.workspace == workspace_id, Order.id == order_id)
         if db.is_postgres():
-            query = query.lock_rows("NO KEY UPDATE")
+            query = query.lock_rows("NO KEY UPDATE", of=(Order,))
         order = await query.first() if 0 < order_id <= MAX_ID else None
         if order is None:
             raise NotFoundError("Order not found")

@@ -16,10 +16,12 @@ from typing import Any
 
 from models import clock, db, plans, statements, stock
 from models.actors import Actor
+from models.customers.addresses import NewAddress
 from models.errors import InvalidFields, NotFoundError, RuleRefused, normalise_newlines
 from models.filters import MAX_ID
 from models.numbering import local_year, next_number
 from models.orders import content as order_content
+from models.orders import ship_to as ship_to_rules
 from models.orders.item_reads import ItemView, items_of
 from models.orders.items import NewItem
 from models.orders.lines import (
@@ -59,9 +61,9 @@ _ORDER_INSERT = statements.Sql(
     """
     INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, substage,
         due_by, dispatched_at, carrier, tracking_number, currency, subtotal_cents, tax_cents,
-        total_cents, notes, external_ref, stock_consumed, created_at, updated_at)
+        total_cents, notes, external_ref, stock_consumed, created_at, updated_at, ship_to)
     VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, NULL, NULL, NULL, $8, $9, $10, $11, $12, $13,
-        $14, $15, $15)
+        $14, $15, $15, $16)
     RETURNING id
     """
 )
@@ -190,6 +192,8 @@ async def create(
     customer_id: int,
     lines: Sequence[NewLine] = (),
     items: Sequence[NewItem] = (),
+    ship_to: NewAddress | None = None,
+    ship_to_address_id: int | None = None,
     due_by: dt.date | None = None,
     notes: str = "",
     external_ref: str | None = None,
@@ -218,6 +222,14 @@ async def create(
         content = await order_content.resolve(
             conn, workspace_id, lines=lines, items=items, plain_skus=locked.skus
         )
+        shipping = await ship_to_rules.resolve(
+            conn,
+            workspace_id,
+            customer_id,
+            given=ship_to,
+            address_id=ship_to_address_id,
+            default=True,
+        )
         reservations = content.quantities()
         over = stock.over_reservation_limit(content.reserved, reservations)
         if over:
@@ -244,6 +256,7 @@ async def create(
             external_ref,
             False,
             now,
+            ship_to_rules.encode(shipping),
         )
         if inserted is None:
             raise RuntimeError("INSERT INTO orders returned no id")
@@ -288,6 +301,7 @@ async def create(
         totals=totals,
         due_by=due,
         external_ref=external_ref,
+        ship_to=shipping,
         now=now,
     )
 
@@ -303,6 +317,7 @@ def _created_rows(
     totals: Totals,
     due_by: dt.datetime | None,
     external_ref: str | None,
+    ship_to: dict[str, str] | None,
     now: dt.datetime,
 ) -> OrderRows:
     """The new order's detail rows as GET /orders/{id} would read them, from what the create
@@ -332,6 +347,7 @@ def _created_rows(
         artwork_status=FIRST_ARTWORK_STATUS,
         artwork_version=0,
         artwork_approved_at=None,
+        ship_to=ship_to_rules.encode(ship_to),
     )
     return OrderRows(
         order=order,

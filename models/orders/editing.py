@@ -24,9 +24,11 @@ from typing import Any
 
 from models import clock, db, statements, stock
 from models.actors import Actor
+from models.customers.addresses import NewAddress
 from models.errors import InvalidFields, NotFoundError, RuleRefused, StaleError, normalise_newlines
 from models.filters import MAX_ID
 from models.orders import content as order_content
+from models.orders import ship_to as ship_to_rules
 from models.orders.item_reads import ItemView, items_of
 from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine, compute_totals, local_midnight
@@ -54,6 +56,8 @@ class OrderEdit:
     external_ref: str | Keep | None = KEEP
     lines: Sequence[NewLine] | None = None  # None: the plain lines stay
     items: Sequence[NewItem] | None = None  # None: the items stay
+    ship_to: NewAddress | Keep | None = KEEP  # None: no ship-to
+    ship_to_address_id: int | None = None  # one of the customer's addresses, copied
 
     @property
     def changes_content(self) -> bool:
@@ -67,6 +71,7 @@ class OrderEdit:
             "external_ref": self.external_ref is not KEEP,
             "lines": self.lines is not None,
             "items": self.items is not None,
+            "ship_to": self.ship_to is not KEEP or self.ship_to_address_id is not None,
         }
         return [name for name, given in values.items() if given]
 
@@ -82,7 +87,7 @@ Precondition = Callable[[OrderRows, str], Awaitable[None]]
 _ORDER = statements.Sql(
     """
     SELECT o.id, o.number, o.stage, o.revision, o.stock_consumed, o.due_by, o.notes,
-        o.external_ref, c.tax_exempt, o.currency, c.id, c.name, c.slug
+        o.external_ref, c.tax_exempt, o.currency, c.id, c.name, c.slug, o.ship_to
     FROM orders o JOIN customers c ON c.id = o.customer
     WHERE o.workspace = $1 AND o.id = $2
     FOR NO KEY UPDATE OF o
@@ -110,7 +115,7 @@ _DELETE_ITEMS = statements.Sql('DELETE FROM order_items WHERE "order" = $1')
 _UPDATE = statements.Sql(
     """
     UPDATE orders SET due_by = $2, notes = $3, external_ref = $4, subtotal_cents = $5,
-        tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8
+        tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8, ship_to = $9
     WHERE id = $1
     """
 )
@@ -130,6 +135,7 @@ class _Order:
     tax_exempt: bool
     currency: str
     customer: dict[str, Any]
+    ship_to: Any  # as stored
 
 
 def _refusal(order: _Order, edit: OrderEdit) -> str | None:
@@ -200,6 +206,7 @@ async def edit_order(
             tax_exempt=bool(row[8]),
             currency=row[9],
             customer={"id": row[10], "name": row[11], "slug": row[12]},
+            ship_to=row[13],
         )
         workspace = await conn.row(_WORKSPACE, workspace_id)
         if workspace is None:
@@ -235,6 +242,18 @@ async def edit_order(
         if not isinstance(edit.due_by, Keep):
             due_by = local_midnight(edit.due_by, timezone) if edit.due_by else None
         notes = order.notes if isinstance(edit.notes, Keep) else normalise_newlines(edit.notes)
+        shipping = order.ship_to
+        if edit.ship_to_address_id is not None or not isinstance(edit.ship_to, Keep):
+            shipping = ship_to_rules.encode(
+                await ship_to_rules.resolve(
+                    conn,
+                    workspace_id,
+                    order.customer["id"],
+                    given=edit.ship_to if isinstance(edit.ship_to, NewAddress) else None,
+                    address_id=edit.ship_to_address_id,
+                    default=False,
+                )
+            )
         if edit.changes_content:
             totals = await _replace_content(
                 conn, workspace_id, order, edit, tax_rate, now=now, actor=actor
@@ -244,7 +263,7 @@ async def edit_order(
             if totals_row is None:
                 raise NotFoundError("Order not found")
             totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
-        await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now)
+        await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping)
         await outbox.record_event(
             workspace_id=workspace_id,
             name=EventName.ORDER_UPDATED,

@@ -14,6 +14,7 @@ import msgspec
 from models import statements
 from models.filters import MAX_ID, cannot_match
 from models.orders import search as order_search
+from models.orders import ship_to
 from models.orders.item_reads import ItemView, items_of
 from models.orders.queries import (
     INVOICES,
@@ -246,11 +247,17 @@ class OrderHead(OrderRow, array_like=True, frozen=True):
     artwork_approved_at: Stamp | None
     revision: int
     stock_consumed: bool
+    ship_to: str | dict[str, str] | None  # JSON (models/orders/ship_to.py)
+
+    def shipping(self) -> dict[str, str] | None:
+        """The ship-to address copied onto the order, or None."""
+        return ship_to.decode(self.ship_to)
 
 
 _HEAD = f"""
     SELECT {ORDER_COLUMNS}, o.notes, c.default_carrier, p.name, p.email, p.phone,
-           a.status, a.version, UTC_TEXT(a.approved_at), o.revision, o.stock_consumed
+           a.status, a.version, UTC_TEXT(a.approved_at), o.revision, o.stock_consumed,
+           o.ship_to
     FROM {ORDER_FROM}
     LEFT JOIN contacts p ON p.id = (
         SELECT id FROM contacts WHERE customer = c.id AND is_primary ORDER BY id LIMIT 1

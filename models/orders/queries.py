@@ -55,6 +55,7 @@ class OrderDetailRow(OrderRow, array_like=True, frozen=True):
     artwork_approved_at: Stamp | None
     artwork_approved_by: str | None = None
     revision: int = 1
+    ship_to: str | dict[str, str] | None = None  # JSON (models/orders/ship_to.py)
 
 
 class LineRow(msgspec.Struct, array_like=True, frozen=True):
@@ -126,7 +127,7 @@ DETAIL = Select(
     OrderDetailRow,
     f"""
     SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by,
-        o.revision
+        o.revision, o.ship_to
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1

@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
+from models.customers.addresses import NewAddress
 from models.errors import InvalidFields
+from models.orders import ship_to as ship_to_rules
 from models.orders.editing import KEEP, OrderEdit
 from models.orders.items import NewItem
 from models.orders.lines import NewLine
@@ -54,6 +56,55 @@ class OrderLine(Schema, omit_defaults=True):
         int | None,
         msgspec.Meta(description="Extension: the item this line was made from (absent otherwise)"),
     ] = None
+
+
+Line = Annotated[str, msgspec.Meta(max_length=200, pattern=ONE_LINE)]
+
+
+class ShipTo(Schema, kw_only=True):
+    """An address an order ships to (DECISIONS §19), copied onto the order."""
+
+    name: Line = ""
+    company: Line = ""
+    line1: Annotated[str, msgspec.Meta(max_length=200, pattern=NOT_BLANK)]
+    line2: Line = ""
+    city: Annotated[str, msgspec.Meta(max_length=100, pattern=NOT_BLANK)]
+    region: Annotated[str, msgspec.Meta(max_length=100, pattern=ONE_LINE)] = ""
+    postal_code: Annotated[str, msgspec.Meta(max_length=20, pattern=ONE_LINE)] = ""
+    country: Annotated[
+        str,
+        msgspec.Meta(
+            pattern="^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code, upper case (GB, US)"
+        ),
+    ]
+    phone: Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)] = ""
+
+    def new_address(self) -> NewAddress:
+        return NewAddress(**msgspec.structs.asdict(self))
+
+
+ShipToAddressId = Annotated[
+    int,
+    msgspec.Meta(
+        ge=1,
+        description="Extension: one of the customer's addresses, copied onto the order "
+        "(instead of `ship_to`)",
+    ),
+]
+
+
+def ship_to_body(stored: str | dict[str, str] | None) -> ShipTo | None:
+    copy = ship_to_rules.decode(stored)
+    return None if copy is None else ShipTo(**copy)
+
+
+def _one_ship_to(ship_to: object, address_id: object) -> None:
+    """`ship_to` and `ship_to_address_id` name the same thing: one at most."""
+    given = (value not in (None, msgspec.UNSET) for value in (ship_to, address_id))
+    if all(given):
+        raise InvalidFields(
+            {"ship_to_address_id": ["Give ship_to or ship_to_address_id, not both."]}
+        )
 
 
 class Order(Schema):
@@ -160,9 +211,13 @@ class OrderDetail(Order):
         int,
         msgspec.Meta(
             description="Extension: 1 at creation, +1 on every change of lines, items, due "
-            "date, notes or external_ref"
+            "date, notes, external_ref or ship-to"
         ),
     ] = 1
+    ship_to: Annotated[
+        ShipTo | None,
+        msgspec.Meta(description="Extension (DECISIONS §19): the address it ships to, or null"),
+    ] = None
 
 
 # Due dates repeat (many orders share a date), and converting one to the workspace's zone is
@@ -278,6 +333,7 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
         ),
         items=item_bodies(rows.items),
         revision=order.revision,
+        ship_to=ship_to_body(order.ship_to),
     )
 
 
@@ -386,9 +442,21 @@ class OrderCreate(Schema):
     due_by: DueBy | None = None
     notes: Notes | None = None
     external_ref: ExternalRef | None = None
+    ship_to: (
+        Annotated[
+            ShipTo,
+            msgspec.Meta(
+                description="Extension: the address it ships to; without it (and without "
+                "`ship_to_address_id`) the customer's default address is copied"
+            ),
+        ]
+        | None
+    ) = None
+    ship_to_address_id: ShipToAddressId | None = None
 
     def __post_init__(self) -> None:
         """The spec's `lines` rule holds for an order without items."""
+        _one_ship_to(self.ship_to, self.ship_to_address_id)
         if self.items:
             return
         if self.lines is None:
@@ -425,6 +493,15 @@ class OrderUpdate(Schema):
     external_ref: ExternalRef | msgspec.UnsetType | None = msgspec.UNSET
     lines: LineList | msgspec.UnsetType = msgspec.UNSET
     items: ItemList | msgspec.UnsetType = msgspec.UNSET
+    ship_to: (
+        Annotated[ShipTo, msgspec.Meta(description="null removes the order's ship-to")]
+        | msgspec.UnsetType
+        | None
+    ) = msgspec.UNSET
+    ship_to_address_id: ShipToAddressId | msgspec.UnsetType = msgspec.UNSET
+
+    def __post_init__(self) -> None:
+        _one_ship_to(self.ship_to, self.ship_to_address_id)
 
     def edit(self) -> OrderEdit:
         """The change as models.orders.editing.edit_order takes it."""
@@ -434,6 +511,12 @@ class OrderUpdate(Schema):
             external_ref=KEEP if self.external_ref is msgspec.UNSET else self.external_ref,
             lines=None if self.lines is msgspec.UNSET else new_lines(self.lines),
             items=None if self.items is msgspec.UNSET else [item.new_item() for item in self.items],
+            ship_to=KEEP
+            if self.ship_to is msgspec.UNSET
+            else (None if self.ship_to is None else self.ship_to.new_address()),
+            ship_to_address_id=None
+            if self.ship_to_address_id is msgspec.UNSET
+            else self.ship_to_address_id,
         )
 
 

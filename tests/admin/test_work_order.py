@@ -16,6 +16,7 @@ import zxingcpp
 from PIL import Image, ImageDraw
 
 from models.actors import Actor
+from models.customers.addresses import NewAddress
 from models.orders import creating, editing
 from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
@@ -297,3 +298,20 @@ async def test_the_page_costs_the_same_statements_for_one_garment_or_twenty(
     twenty = await statement_count(shop.client, statements, f"{PAGE}{big.number}/work-order")
     assert twenty == one
     assert one <= 12, statements
+
+
+async def test_the_ship_to_is_on_the_order_page_and_the_work_order(shop: Shop) -> None:
+    ship_to = NewAddress(
+        name="Goods In", company="Hop & Barley Ltd", line1="Unit 4, Riverside Estate",
+        city="Leeds", postal_code="LS11 5QT", country="GB",
+    )  # fmt: skip
+    order = await an_order(shop, ship_to=ship_to)
+
+    for path in (f"/admin/orders/{order.number}", f"/admin/orders/{order.number}/work-order"):
+        page = await shop.client.get(path)
+        assert page.status_code == 200, path
+        shown = text_of(page)
+        for part in ("Ship to", "Goods In", "Unit 4, Riverside Estate", "Leeds LS11 5QT", "GB"):
+            assert part in shown, (path, part)
+    plain = await an_order(shop)
+    assert "Ship to" not in text_of(await shop.client.get(f"/admin/orders/{plain.number}"))

@@ -3,6 +3,7 @@ writing its webhook events (or none, for cancel) in the same transaction as the 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -133,7 +134,7 @@ async def test_only_issued_invoices_can_be_paid(pressline):
     assert await WebhookEvent.count() == 0
 
 
-async def test_cancel_releases_reservations_without_an_event(pressline):
+async def test_cancel_releases_reservations_and_records_order_cancelled(pressline):
     ws, _, _ = await _setup()
     customer = await factories.customer(ws)
     tee = await factories.sku(ws, "TEE", on_hand=10, reserved=6)
@@ -154,7 +155,14 @@ async def test_cancel_releases_reservations_without_an_event(pressline):
         "cancelled",
         "operator",
     )
-    assert await WebhookEvent.count() == 0
+    events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body)
+    assert [event["name"] for event in events] == ["order.cancelled"]  # DECISIONS §19
+    body = json.loads(events[0]["body"])
+    assert (body["order_id"], body["stage"], body["customer_id"]) == (
+        order.id,
+        "cancelled",
+        customer.id,
+    )
     message = await CustomerMessage.objects().first()
     assert message.subject == f"Order {order.number} has been cancelled"
 

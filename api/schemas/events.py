@@ -131,7 +131,7 @@ class OrderUpdated(OrderChange, tag="order.updated"):
     """An order was edited (DECISIONS §18)."""
 
     changed: Annotated[
-        list[Literal["due_by", "notes", "external_ref", "lines", "items"]],
+        list[Literal["due_by", "notes", "external_ref", "lines", "items", "ship_to"]],
         msgspec.Meta(description="What the edit was given"),
     ]
 

@@ -40,7 +40,8 @@ UNREAD_ITEMS = (
     "({names}). Reload the page and add the garment again."
 )
 PRICE_TOO_HIGH = f"must be at most {MAX_CENTS_GIVEN // 100:,}.00"
-OTHER_SIZE_UNNAMED = "Garment {n}: name the other size (e.g. OSFA) beside its quantity."
+OTHER_SIZE_UNNAMED = "Name the other size (e.g. OSFA) beside its quantity."
+OTHER_SIZE_TAKEN = "{size} has a box of its own: type its quantity there."
 
 # What the buttons of the forms ask for, besides saving (`action`): each re-renders the form.
 ADD_ITEM, ADD_LINE = "add_item", "add_line"
@@ -78,7 +79,7 @@ IMPRINT_LABELS = {
 # --- what was typed --------------------------------------------------------------------------
 
 
-def typed_items(fields: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+def typed_items(fields: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """Each garment the form sent (in the order of their numbers), its imprints likewise, empty
     rows too (a row just added stays while other buttons are pressed; saving leaves empty rows
     out: `filled_rows`); and the garment fields that no page numbers (to be refused, never
@@ -95,7 +96,7 @@ def typed_items(fields: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[s
 
     unread = []
     for name in fields:
-        value = text(dict(fields), name).strip()
+        value = text(fields, name).strip()
         if found := ITEM_FIELD.fullmatch(name):
             garment(int(found[1]))[found[2]] = value
         elif found := IMPRINT_FIELD.fullmatch(name):
@@ -133,13 +134,15 @@ def filled_rows(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _fold_other_size(item: dict[str, Any]) -> None:
-    """A size typed in the "other size" box becomes a column of its own."""
+    """A size typed in the "other size" box becomes a column of its own (or goes into its
+    column when there is one and nothing is typed in it yet; else both stay as typed, and a
+    save is refused: `item_bodies`)."""
     label = item["other_size"]
-    if label and label not in item["sizes"]:
-        if item["other_quantity"]:
-            item["sizes"][label] = item["other_quantity"]
-        else:
-            item["sizes"][label] = "0"
+    if not label:
+        return
+    taken = any(size.casefold() == label.casefold() for size in item["sizes"])
+    if not taken:
+        item["sizes"][label] = item["other_quantity"] or "0"
         item["other_size"] = item["other_quantity"] = ""
 
 
@@ -378,8 +381,10 @@ def item_bodies(
                 body[part] = item[part]
         if item["unit_price"]:
             body["unit_price_cents"] = _cents(item["unit_price"], f"{path}.unit_price_cents", own)
-        if item["other_quantity"] and not item["other_size"]:
-            own[f"{path}.other_size"] = [OTHER_SIZE_UNNAMED.format(n=k + 1)]
+        if item["other_size"]:  # left as typed: its size already has a quantity
+            own[f"{path}.other_size"] = [OTHER_SIZE_TAKEN.format(size=item["other_size"])]
+        elif item["other_quantity"]:
+            own[f"{path}.other_size"] = [OTHER_SIZE_UNNAMED]
         sizes: dict[str, Any] = {label: _number_or_text(q) for label, q in item["sizes"].items()}
         upcharges: dict[str, Any] = {}
         for label, typed in item["upcharges"].items():

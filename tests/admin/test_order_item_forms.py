@@ -549,3 +549,52 @@ def form_of(page: str) -> dict[str, str]:
                                   re.DOTALL):  # fmt: skip
         fields[name] = html.unescape(value)
     return fields
+
+
+async def test_hostile_garment_fields_are_refused_never_a_500(shop: Shop) -> None:
+    await stocked_tees(shop)
+    customer = await factories.customer(shop.ws, "Acme")
+    hostile = {
+        "customer": str(customer.id), "items-0-style": "G5000\x00", "items-0-colour": "Black",
+        "items-0-unit_price": "1", "items-0-size-M\x00": "1", "items-0-size-" + "X" * 300: "2",
+        "items-0-size-L": "-3", "items-0-upcharge-L": "1,250", "items-1-style": "x" * 5000,
+        "items-1-colour": "Red", "items-1-unit_price": "1", "items-1-size-M": "1",
+        "items-0-imprints-0-location": "roof", "items-0-imprints-0-method": "screen",
+        "items-0-imprints-0-colours": "٣", "items-0-imprints-0-colour_names": ",,, ,",
+        "items-0-imprints-0-notes": "a\x01b",
+    }  # fmt: skip
+    for action in ("refresh-0", "sizes-1", "add_imprint-0", "add_imprint-99", "remove_item-7",
+                   "bogus", "add_item"):  # fmt: skip
+        shown = await press(shop, "/admin/orders/new", action, hostile)
+        assert shown.status_code == 200, (action, shown.status_code)
+    refused = await create(shop, hostile)
+    assert refused.status_code == 422
+    said(
+        refused,
+        "Garment 1, imprint 1: Location must be one of the choices offered.",
+        "Garment 1: Size L must be at least 0.",
+        "Garment 1, imprint 1: Ink colours must be an integer.",
+        "Garment 1, upcharge for L: Type an amount",
+        "Garment 2: Style must not be greater than 100 characters.",
+    )
+    assert await Order.count() == 0
+
+
+async def test_another_size_by_name(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws, "Acme")
+    cap = {
+        "customer": str(customer.id), "items-0-style": "Cap", "items-0-colour": "Red",
+        "items-0-unit_price": "5",
+    }  # fmt: skip
+    unnamed = await create(shop, {**cap, "items-0-other_quantity": "5"})
+    said(unnamed, "Garment 1, other size: Name the other size (e.g. OSFA) beside its quantity.")
+    twice = await create(shop, {**cap, "items-0-size-M": "2", "items-0-other_size": "m",
+                                "items-0-other_quantity": "3"})  # fmt: skip
+    said(twice, "Garment 1, other size: m has a box of its own: type its quantity there.")
+    assert value_of(twice.text, "items-0-other_quantity") == "3"
+    into_its_box = await press(shop, "/admin/orders/new", "refresh-0", {
+        **cap, "items-0-other_size": "xl", "items-0-other_quantity": "4",
+    })  # fmt: skip
+    assert value_of(into_its_box.text, "items-0-size-XL") == "4"
+    assert value_of(into_its_box.text, "items-0-other_size") == ""
+    assert await Order.count() == 0

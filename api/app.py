@@ -18,6 +18,7 @@ from api.controllers import health
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
 from api.controllers.inventory import InventoryController
+from api.controllers.invoices import InvoiceController
 from api.controllers.me import MeController
 from api.controllers.orders import OrderController
 from api.errors import EXCEPTION_HANDLERS
@@ -84,6 +85,7 @@ def create_app() -> Litestar:
             MeController,
             CustomerController,
             OrderController,
+            InvoiceController,
             InventoryController,
             EventController,
         ],

@@ -262,6 +262,27 @@ class Invoice(Table, tablename="invoices"):
     paid_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    # From the customer's payment terms when issued (models/invoices/terms.py); kept as issued.
+    due_at = Timestamptz(null=True, default=None)
+    # The sum of its payments (models/invoices/payments.py), written under the invoice's lock.
+    paid_cents = BigInt(default=0)
+
+
+class Payment(Table, tablename="payments"):
+    """Money received against an invoice, and who recorded it (`actor_kind` with the user
+    and/or token, as stock movements)."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    invoice = ForeignKey(Invoice, on_delete=OnDelete.cascade, index=True)
+    amount_cents = BigInt()
+    method = Varchar(length=20)  # models.invoices.status.PaymentMethod
+    reference = Varchar(length=100, null=True, default=None)
+    paid_at = Timestamptz()
+    created_at = Timestamptz(default=TimestamptzNow())
+    actor_kind = Varchar(length=10)  # models.actors.ActorKind
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
 
 
 class StockMovement(Table, tablename="stock_movements"):

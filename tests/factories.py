@@ -214,6 +214,8 @@ async def invoice(o: Order, *, status: str = "issued", total: int | None = None)
         currency=o.currency,
         issued_at=clock.now(),
         paid_at=clock.now() if status == "paid" else None,
+        due_at=clock.now() + dt.timedelta(days=30),
+        paid_cents=(o.total_cents if total is None else total) if status == "paid" else 0,
     )
     await row.save()
     return row

@@ -1,13 +1,15 @@
-"""Issuing an invoice: on dispatch, for the order's total, numbered INV-<year>-<seq>, with its
-`invoice.issued` event in the same transaction."""
+"""Issuing an invoice: on dispatch, for the order's total, numbered INV-<year>-<seq>, due by the
+customer's payment terms, with its `invoice.issued` event in the same transaction."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from models import db
+from models.invoices.status import InvoiceStatus
+from models.invoices.terms import due_at
 from models.numbering import local_year, next_number
-from models.tables import Invoice
+from models.tables import Customer, Invoice
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
 
@@ -28,6 +30,10 @@ async def issue_invoice(
     Runs inside the caller's transaction (the dispatch), which holds the order's lock.
     """
     async with db.transaction():
+        customer = (
+            await Customer.select(Customer.payment_terms).where(Customer.id == customer_id).first()
+        )
+        terms = customer["payment_terms"] if customer else ""
         number, seq = await next_number(
             workspace_id=workspace_id, kind="invoice", year=local_year(now, timezone)
         )
@@ -38,10 +44,12 @@ async def issue_invoice(
             number=number,
             number_year=local_year(now, timezone),
             number_seq=seq,
-            status="issued",
+            status=InvoiceStatus.ISSUED,
             total_cents=total_cents,
             currency=currency,
             issued_at=now,
+            due_at=due_at(now, terms),
+            paid_cents=0,
             created_at=now,
             updated_at=now,
         ).save()
@@ -52,7 +60,7 @@ async def issue_invoice(
                 order_id=order_id,
                 order_number=order_number,
                 invoice_number=number,
-                invoice_status="issued",
+                invoice_status=InvoiceStatus.ISSUED,
                 total=total_cents,
                 currency=currency,
             ),

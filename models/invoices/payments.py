@@ -1,56 +1,263 @@
-"""Paying an invoice: an operator marks it paid, recording `invoice.paid` in the same
-transaction."""
+"""Payments against an invoice (DECISIONS §19): a part or the whole of its balance, never more.
+
+One function records every payment — the API's, the admin's form, and "mark paid" (a payment
+of the balance) from the admin and `pressline invoice pay`. The invoice's row is locked first
+(PostgreSQL; SQLite's write transaction already serialises writers), so two payments racing
+for the same balance are checked one after the other: never paid twice, never below 0. Each
+payment records `invoice.payment_received`; the one that brings the balance to 0 makes the
+invoice `paid` and records `invoice.paid`, both in the payment's transaction.
+"""
 
 from __future__ import annotations
 
-from models import clock, db
-from models.errors import NotFoundError, RuleRefused
+import datetime as dt
+
+import msgspec
+
+from models import clock, db, statements
+from models.actors import OPERATOR, Actor
+from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
-from models.tables import Customer, Invoice, Order
+from models.invoices import queries
+from models.invoices.status import InvoiceStatus, PaymentMethod
+from models.statements import Select
+from models.tables import Customer, Invoice, Order, Payment
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
 
+MAX_REFERENCE = 100
+# A payment may be dated a little ahead of this server's clock (another machine's clock).
+FUTURE_SLACK = dt.timedelta(minutes=5)
 
-async def pay_invoice(*, workspace_id: int, number: str) -> None:
-    """Mark an issued invoice paid (operator) and record `invoice.paid`, in one transaction."""
+
+class Overpaid(InvalidFields):
+    """The amount is more than the invoice's balance (`balance_cents`, which may be 0)."""
+
+    def __init__(self, balance_cents: int, currency: str) -> None:
+        self.balance_cents = balance_cents
+        self.currency = currency
+        super().__init__(
+            {
+                "amount_cents": [
+                    "The amount_cents field must not be greater than the balance, "
+                    f"{balance_cents} ({currency} minor units)."
+                ]
+            }
+        )
+
+
+class PaidInFuture(InvalidFields):
+    def __init__(self) -> None:
+        super().__init__({"paid_at": ["The paid_at field must not be in the future."]})
+
+
+class _Locked(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    number: str
+    status: str
+    total_cents: int
+    paid_cents: int
+    currency: str
+    order_id: int
+    order_number: str
+    customer_id: int
+
+
+_COLUMNS = """
+    SELECT i.id, i.number, i.status, i.total_cents, i.paid_cents, i.currency, i."order",
+        o.number, i.customer
+    FROM invoices i JOIN orders o ON o.id = i."order"
+"""
+LOCK_BY_ID = Select(
+    _Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.id = $2 FOR NO KEY UPDATE OF i"
+)
+LOCK_BY_NUMBER = Select(
+    _Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.number = $2 FOR NO KEY UPDATE OF i"
+)
+
+
+class Recorded(msgspec.Struct, frozen=True):
+    """What a payment left: its id (None when mark-paid found nothing left to pay) and the
+    invoice's figures after it."""
+
+    invoice_id: int
+    number: str
+    payment_id: int | None
+    status: InvoiceStatus
+    paid_cents: int
+    balance_cents: int
+    currency: str
+
+
+async def _lock(workspace_id: int, invoice: int | str) -> _Locked:
+    """The invoice (by id or number), locked until the transaction ends."""
+    if not 0 < workspace_id <= MAX_ID or not queries.can_exist(invoice):
+        raise NotFoundError("Invoice not found")
+    statement = LOCK_BY_ID if isinstance(invoice, int) else LOCK_BY_NUMBER
+    async with statements.connection() as conn:
+        row = await conn.one(statement, workspace_id, invoice)
+    if row is None:
+        raise NotFoundError("Invoice not found")
+    return row
+
+
+async def record_payment(
+    *,
+    workspace_id: int,
+    invoice: int | str,
+    amount_cents: int,
+    method: PaymentMethod,
+    reference: str | None = None,
+    paid_at: dt.datetime | None = None,
+    actor: Actor,
+) -> Recorded:
+    """Record a payment of `amount_cents` (1 to the balance) against the invoice named by id
+    or INV- number; raises NotFoundError, RuleRefused (not an issued invoice), Overpaid, or
+    PaidInFuture."""
     now = clock.now()
     async with db.transaction():
-        query = Invoice.select(
-            Invoice.id,
-            Invoice.status,
-            Invoice.order,
-            Invoice.customer,
-            Invoice.total_cents,
-            Invoice.currency,
-            Invoice.order.number.as_alias("order_number"),
-        ).where(Invoice.workspace == workspace_id, Invoice.number == number)
-        if db.is_postgres():
-            query = query.lock_rows("NO KEY UPDATE", of=(Invoice,))
-        invoice = await query.first() if 0 < workspace_id <= MAX_ID else None
-        if invoice is None:
-            raise NotFoundError(f"Invoice {number} not found")
-        if invoice["status"] != "issued":
+        row = await _lock(workspace_id, invoice)
+        return await _pay(row, workspace_id, amount_cents, method, reference, paid_at, actor, now)
+
+
+async def _pay(
+    row: _Locked,
+    workspace_id: int,
+    amount_cents: int,
+    method: PaymentMethod,
+    reference: str | None,
+    paid_at: dt.datetime | None,
+    actor: Actor,
+    now: dt.datetime,
+) -> Recorded:
+    balance = row.total_cents - row.paid_cents
+    if row.status not in (InvoiceStatus.ISSUED, InvoiceStatus.PAID):
+        raise RuleRefused(
+            f"Invoice {row.number} is {row.status}; only an issued invoice takes payments."
+        )
+    if amount_cents < 1:
+        raise InvalidFields({"amount_cents": ["The amount_cents field must be at least 1."]})
+    if row.status == InvoiceStatus.PAID or amount_cents > balance:
+        raise Overpaid(0 if row.status == InvoiceStatus.PAID else balance, row.currency)
+    when = now if paid_at is None else _utc(paid_at)
+    if when > now + FUTURE_SLACK:
+        raise PaidInFuture
+    reference = (reference or "").strip() or None
+    payment = Payment(
+        workspace=workspace_id,
+        invoice=row.id,
+        amount_cents=amount_cents,
+        method=method.value,
+        reference=reference,
+        paid_at=when,
+        created_at=now,
+        actor_kind=actor.kind.value,
+        user=actor.user_id,
+        token=actor.token_id,
+    )
+    await payment.save()
+    paid = row.paid_cents + amount_cents
+    settled = paid == row.total_cents
+    changes: dict[object, object] = {Invoice.paid_cents: paid, Invoice.updated_at: now}
+    if settled:
+        changes |= {Invoice.status: InvoiceStatus.PAID.value, Invoice.paid_at: when}
+    await Invoice.update(changes).where(Invoice.id == row.id)  # type: ignore[arg-type]
+    await outbox.record_event(
+        workspace_id=workspace_id,
+        name=EventName.INVOICE_PAYMENT_RECEIVED,
+        fields=outbox.payment_fields(
+            invoice_id=row.id,
+            invoice_number=row.number,
+            order_id=row.order_id,
+            order_number=row.order_number,
+            customer_id=row.customer_id,
+            payment_id=payment.id,
+            amount_cents=amount_cents,
+            method=method.value,
+            reference=reference,
+            paid_cents=paid,
+            balance_cents=row.total_cents - paid,
+            currency=row.currency,
+        ),
+        order_id=row.order_id,
+        customer_id=row.customer_id,
+        occurred_at=now,
+    )
+    if settled:
+        await _settled(row, workspace_id, now)
+    return Recorded(
+        invoice_id=row.id,
+        number=row.number,
+        payment_id=payment.id,
+        status=InvoiceStatus.PAID if settled else InvoiceStatus.ISSUED,
+        paid_cents=paid,
+        balance_cents=row.total_cents - paid,
+        currency=row.currency,
+    )
+
+
+def _utc(value: dt.datetime) -> dt.datetime:
+    """A date-time without an offset is UTC, as everywhere in the API."""
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+async def _settled(row: _Locked, workspace_id: int, now: dt.datetime) -> None:
+    """The balance reached 0: the order shows its invoice paid and the customer's lifetime
+    value counts it, so both move; `invoice.paid` is recorded once, here."""
+    await Order.update({Order.updated_at: now}).where(Order.id == row.order_id)
+    await Customer.update({Customer.updated_at: now}).where(Customer.id == row.customer_id)
+    await outbox.record_event(
+        workspace_id=workspace_id,
+        name=EventName.INVOICE_PAID,
+        fields=outbox.invoice_fields(
+            order_id=row.order_id,
+            order_number=row.order_number,
+            invoice_number=row.number,
+            invoice_status=InvoiceStatus.PAID,
+            total=row.total_cents,
+            currency=row.currency,
+        ),
+        order_id=row.order_id,
+        customer_id=row.customer_id,
+        occurred_at=now,
+    )
+
+
+async def pay_invoice(
+    *,
+    workspace_id: int,
+    number: str,
+    method: PaymentMethod = PaymentMethod.OTHER,
+    reference: str | None = None,
+    paid_at: dt.datetime | None = None,
+    actor: Actor = OPERATOR,
+) -> Recorded:
+    """Mark an issued invoice paid: a payment of its whole balance, recorded as any other
+    (a balance already 0, as for an invoice of nothing, just makes it paid)."""
+    now = clock.now()
+    async with db.transaction():
+        row = await _lock(workspace_id, number)
+        if row.status != InvoiceStatus.ISSUED:
             raise RuleRefused(
-                f"Invoice {number} is {invoice['status']}; only an issued invoice can be paid."
+                f"Invoice {number} is {row.status}; only an issued invoice can be paid."
             )
+        balance = row.total_cents - row.paid_cents
+        if balance > 0:
+            return await _pay(row, workspace_id, balance, method, reference, paid_at, actor, now)
         await Invoice.update(
-            {Invoice.status: "paid", Invoice.paid_at: now, Invoice.updated_at: now}
-        ).where(Invoice.id == invoice["id"])
-        # The order embeds its invoices; the customer's lifetime value counts paid ones.
-        await Order.update({Order.updated_at: now}).where(Order.id == invoice["order"])
-        await Customer.update({Customer.updated_at: now}).where(Customer.id == invoice["customer"])
-        await outbox.record_event(
-            workspace_id=workspace_id,
-            name=EventName.INVOICE_PAID,
-            fields=outbox.invoice_fields(
-                order_id=invoice["order"],
-                order_number=invoice["order_number"],
-                invoice_number=number,
-                invoice_status="paid",
-                total=invoice["total_cents"],
-                currency=invoice["currency"],
-            ),
-            order_id=invoice["order"],
-            customer_id=invoice["customer"],
-            occurred_at=now,
+            {
+                Invoice.status: InvoiceStatus.PAID.value,
+                Invoice.paid_at: now,
+                Invoice.updated_at: now,
+            }
+        ).where(Invoice.id == row.id)
+        await _settled(row, workspace_id, now)
+        return Recorded(
+            invoice_id=row.id,
+            number=row.number,
+            payment_id=None,
+            status=InvoiceStatus.PAID,
+            paid_cents=row.paid_cents,
+            balance_cents=0,
+            currency=row.currency,
         )

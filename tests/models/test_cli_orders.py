@@ -102,7 +102,7 @@ async def test_invoice_pay_records_invoice_paid(pressline):
     row = await Invoice.objects().get(Invoice.id == invoice.id)
     assert row.status == "paid"
     assert row.paid_at is not None
-    event = await WebhookEvent.objects().first()
+    event = await WebhookEvent.objects().where(WebhookEvent.name == "invoice.paid").first()
     assert event.body == (
         '{"event":"invoice.paid",'
         f'"event_id":"{event.event_id}",'

@@ -1,0 +1,168 @@
+"""Invoices as the API shows them (list rows, detail with payments), the payment request body
+and the `GET /invoices` query parameters (DECISIONS §19)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+import msgspec
+
+from api.params import PageNumber, UpdatedSince
+from models.invoices.payments import MAX_REFERENCE
+from models.invoices.queries import InvoiceRow, InvoiceRows, PaymentRow
+from models.invoices.status import InvoiceStatus, PaymentMethod
+from models.schemas.common import Schema, Timestamp, UpdatedAt
+from models.schemas.orders import CustomerRef
+from models.schemas.rules import ONE_LINE
+from models.statements import iso, iso_or_none
+
+MAX_AMOUNT_CENTS = 2**63 - 1  # the money columns' range
+StatusName = Literal["draft", "issued", "paid", "void"]
+
+
+class InvoiceListQuery(Schema):
+    """`GET /invoices` parameters (docs/invoices-api.md)."""
+
+    status: (
+        Annotated[StatusName, msgspec.Meta(description="Only invoices in this status")] | None
+    ) = None
+    customer: (
+        Annotated[
+            str, msgspec.Meta(description="Customer slug; an unknown slug gives an empty list")
+        ]
+        | None
+    ) = None
+    updated_since: UpdatedSince = None
+    page: PageNumber = 1
+
+
+class OrderRef(Schema):
+    id: Annotated[int, msgspec.Meta(description="Numeric order id, used in paths")]
+    number: str
+
+
+class Payment(Schema):
+    id: int
+    amount_cents: Annotated[int, msgspec.Meta(description="Minor units of the invoice's currency")]
+    method: PaymentMethod
+    reference: Annotated[
+        str | None, msgspec.Meta(description="The payer's or the bank's reference, or null")
+    ]
+    paid_at: Annotated[Timestamp, msgspec.Meta(description="When the money was received")]
+
+
+class InvoiceSummary(Schema):
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
+    number: Annotated[
+        str,
+        msgspec.Meta(
+            description="INV-<year>-<sequence>, per workspace and year, gapless. Not accepted "
+            "in paths"
+        ),
+    ]
+    status: InvoiceStatus
+    order: OrderRef
+    customer: CustomerRef
+    total_cents: int
+    paid_cents: Annotated[int, msgspec.Meta(description="The sum of the payments")]
+    balance_cents: Annotated[
+        int,
+        msgspec.Meta(description="total_cents minus paid_cents: what a payment may be, at most"),
+    ]
+    currency: str
+    issued_at: Timestamp | None
+    due_at: Annotated[
+        Timestamp | None,
+        msgspec.Meta(
+            description="issued_at plus the customer's payment terms when it was issued "
+            "(prepaid and on_receipt: issued_at; net_N: N days later)"
+        ),
+    ]
+    paid_at: Annotated[
+        Timestamp | None,
+        msgspec.Meta(description="When the payment that brought the balance to 0 was made"),
+    ]
+    created_at: Timestamp
+    updated_at: UpdatedAt
+
+
+class InvoiceDetail(InvoiceSummary):
+    payments: Annotated[list[Payment], msgspec.Meta(description="Oldest first (by paid_at)")]
+
+
+class PaymentReceipt(Schema):
+    """The answer to a payment: the payment made, and the invoice after it."""
+
+    payment: Payment
+    invoice: InvoiceDetail
+
+
+class PaymentCreate(Schema):
+    amount_cents: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=MAX_AMOUNT_CENTS,
+            description="Minor units, from 1 to the invoice's balance_cents (more is a 422 "
+            "naming the balance)",
+        ),
+    ]
+    method: PaymentMethod
+    reference: (
+        Annotated[
+            str,
+            msgspec.Meta(max_length=MAX_REFERENCE, pattern=ONE_LINE, description="Up to 100"),
+        ]
+        | None
+    ) = None
+    paid_at: (
+        Annotated[
+            dt.datetime,
+            msgspec.Meta(
+                description="When the money was received (ISO 8601; without an offset, UTC); "
+                "default now. Not in the future"
+            ),
+        ]
+        | None
+    ) = None
+
+
+def invoice_body(row: InvoiceRow) -> InvoiceSummary:
+    return InvoiceSummary(
+        id=row.id,
+        number=row.number,
+        status=InvoiceStatus(row.status),
+        order=OrderRef(id=row.order_id, number=row.order_number),
+        customer=CustomerRef(id=row.customer_id, name=row.customer_name, slug=row.customer_slug),
+        total_cents=row.total_cents,
+        paid_cents=row.paid_cents,
+        balance_cents=row.total_cents - row.paid_cents,
+        currency=row.currency,
+        issued_at=iso_or_none(row.issued_at),
+        due_at=iso_or_none(row.due_at),
+        paid_at=iso_or_none(row.paid_at),
+        created_at=iso(row.created_at),
+        updated_at=iso(row.updated_at),
+    )
+
+
+def invoice_bodies(rows: list[InvoiceRow]) -> list[InvoiceSummary]:
+    return [invoice_body(row) for row in rows]
+
+
+def payment_body(row: PaymentRow) -> Payment:
+    return Payment(
+        id=row.id,
+        amount_cents=row.amount_cents,
+        method=PaymentMethod(row.method),
+        reference=row.reference,
+        paid_at=iso(row.paid_at),
+    )
+
+
+def invoice_detail_body(rows: InvoiceRows) -> InvoiceDetail:
+    return InvoiceDetail(
+        **msgspec.structs.asdict(invoice_body(rows.invoice)),
+        payments=[payment_body(payment) for payment in rows.payments],
+    )

@@ -214,6 +214,7 @@ async def test_a_storefront_order_is_created_dispatched_and_paid(
         assert made.status_code == 201, made.text
         retried = await storefront.post("/api/v1/orders", json=order_body, headers=key)
         assert (retried.status_code, retried.json()["id"]) == (201, made.json()["id"])
+        assert retried.headers["Idempotent-Replayed"] == "true"
         order = made.json()
         assert (order["stage"], order["external_ref"]) == ("artwork", "shop-1001")
         assert order["totals"]["total_cents"] == TOTAL

@@ -1,23 +1,24 @@
-"""The admin's invoice list: newest first, filtered by status, with the workspace's outstanding
-total (issued and not yet paid), per currency."""
+"""The admin's invoice reads: the list (newest first, filtered by status, with the workspace's
+outstanding balance per currency) and one invoice as its printed page shows it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from decimal import Decimal
-from enum import StrEnum
 
 import msgspec
 
 from models import statements
-from models.statements import Select, Sql, Stamp
+from models.invoices.queries import InvoiceRow, PaymentRow, get_invoice
+from models.invoices.status import InvoiceStatus
+from models.statements import Select, Sql, Stamp, when
 
 PAGE = 50
 
 
-class InvoiceStatus(StrEnum):
-    ISSUED = "issued"  # sent with the dispatched order, not yet paid
-    PAID = "paid"
+# The statuses the list filters by (no invoice is a draft or void yet).
+LISTED = (InvoiceStatus.ISSUED, InvoiceStatus.PAID)
 
 
 class InvoiceLine(msgspec.Struct, array_like=True, frozen=True):
@@ -25,8 +26,10 @@ class InvoiceLine(msgspec.Struct, array_like=True, frozen=True):
     number: str
     status: str
     total_cents: int
+    paid_cents: int
     currency: str
     issued_at: Stamp | None
+    due_at: Stamp | None
     paid_at: Stamp | None
     order_number: str
     customer_id: int
@@ -47,8 +50,9 @@ def list_statements(status: bool) -> tuple[Sql, Select[InvoiceLine]]:
     page = Select(
         InvoiceLine,
         f"""
-        SELECT i.id, i.number, i.status, i.total_cents, i.currency, UTC_TEXT(i.issued_at),
-               UTC_TEXT(i.paid_at), o.number, c.id, c.name
+        SELECT i.id, i.number, i.status, i.total_cents, i.paid_cents, i.currency,
+               UTC_TEXT(i.issued_at), UTC_TEXT(i.due_at), UTC_TEXT(i.paid_at), o.number, c.id,
+               c.name
         FROM invoices i
         JOIN orders o ON o.id = i."order"
         JOIN customers c ON c.id = i.customer
@@ -62,7 +66,7 @@ def list_statements(status: bool) -> tuple[Sql, Select[InvoiceLine]]:
 OUTSTANDING = Select(
     Outstanding,
     """
-    SELECT currency, COUNT(*), SUM(total_cents) FROM invoices
+    SELECT currency, COUNT(*), SUM(total_cents - paid_cents) FROM invoices
     WHERE workspace = $1 AND status = 'issued'
     GROUP BY currency ORDER BY currency
     """,
@@ -84,3 +88,119 @@ async def invoice_list(
         total, rows = await statements.counted_page(reader, count, page, args, PAGE, offset)
         outstanding = await reader.all(OUTSTANDING, workspace_id)
     return InvoiceListPage(total=total, rows=rows, outstanding=outstanding)
+
+
+# --- one invoice, as the admin prints it ----------------------------------------------------
+
+
+class Shop(msgspec.Struct, array_like=True, frozen=True):
+    name: str
+    email: str  # the workspace's reply-to address; "" when none
+
+
+class BillTo(msgspec.Struct, array_like=True, frozen=True):
+    """The customer's primary contact and default address (NULLs when it has none)."""
+
+    contact_name: str | None
+    contact_email: str | None
+    name: str | None
+    company: str | None
+    line1: str | None
+    line2: str | None
+    city: str | None
+    region: str | None
+    postal_code: str | None
+    country: str | None
+
+
+class OrderFacts(msgspec.Struct, array_like=True, frozen=True):
+    subtotal_cents: int
+    tax_cents: int
+    total_cents: int
+    dispatched_at: Stamp | None
+    external_ref: str | None
+    ship_to: str | dict[str, str] | None  # JSON: text on SQLite and PostgreSQL alike
+
+
+class PageLine(msgspec.Struct, array_like=True, frozen=True):
+    description: str
+    quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+
+
+SHOP = Select(Shop, "SELECT name, email FROM workspaces WHERE id = $1")
+BILL_TO = Select(
+    BillTo,
+    """
+    SELECT ct.name, ct.email, a.name, a.company, a.line1, a.line2, a.city, a.region,
+        a.postal_code, a.country
+    FROM customers c
+    LEFT JOIN contacts ct ON ct.customer = c.id AND ct.is_primary
+    LEFT JOIN addresses a ON a.customer = c.id AND a.is_default
+    WHERE c.id = $1
+    LIMIT 1
+    """,
+)
+# The order and its lines: the order id comes from the invoice, read within the workspace.
+ORDER_FACTS = Select(
+    OrderFacts,
+    """
+    SELECT subtotal_cents, tax_cents, total_cents, UTC_TEXT(dispatched_at), external_ref,
+        ship_to
+    FROM orders WHERE id = $1
+    """,
+)
+LINES = Select(
+    PageLine,
+    """
+    SELECT description, quantity, unit_price_cents, line_total_cents FROM order_lines
+    WHERE "order" = $1 ORDER BY position
+    """,
+)
+
+
+class InvoicePage(msgspec.Struct, frozen=True):
+    invoice: InvoiceRow
+    payments: list[PaymentRow]
+    shop: Shop
+    bill_to: BillTo | None
+    order: OrderFacts
+    lines: list[PageLine]
+
+    @property
+    def balance_cents(self) -> int:
+        return self.invoice.total_cents - self.invoice.paid_cents
+
+    def overdue(self, now: dt.datetime) -> bool:
+        """Issued, with something left to pay, past its due date."""
+        due = self.invoice.due_at
+        issued = self.invoice.status == InvoiceStatus.ISSUED
+        return issued and self.balance_cents > 0 and due is not None and when(due) < now
+
+    def ship_to(self) -> dict[str, str] | None:
+        value = self.order.ship_to
+        return msgspec.json.decode(value) if isinstance(value, str) else value
+
+
+async def invoice_page(workspace_id: int, number: str) -> InvoicePage | None:
+    """The invoice named by its number, with everything its printed page shows; None when the
+    workspace has no such invoice."""
+    found = await get_invoice(workspace_id, number)
+    if found is None:
+        return None
+    invoice = found.invoice
+    async with statements.connection() as reader:
+        shop = await reader.one(SHOP, workspace_id)
+        order = await reader.one(ORDER_FACTS, invoice.order_id)
+        if shop is None or order is None:  # deleted in between
+            return None
+        bill_to = await reader.one(BILL_TO, invoice.customer_id)
+        return InvoicePage(
+            invoice=invoice,
+            payments=found.payments,
+            shop=shop,
+            bill_to=bill_to,
+            order=order,
+            lines=await reader.all(LINES, invoice.order_id),
+        )

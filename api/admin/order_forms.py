@@ -20,9 +20,9 @@ from api.admin.forms import text, whole_number
 from api.validation import decode_body
 from models import clock
 from models import money as amounts
-from models.errors import InvalidFields
+from models.errors import InvalidFields, normalise_newlines
 from models.filters import MAX_ID
-from models.orders.editing import KEEP, OrderEdit
+from models.orders.editing import KEEP, Keep, OrderEdit
 from models.orders.garment_options import OrderContent
 from models.orders.item_reads import ItemView
 from models.orders.items import NewItem
@@ -250,11 +250,16 @@ def only_changes(edit: OrderEdit, content: OrderContent, timezone: str) -> Order
     return replace(
         edit,
         due_by=KEEP if edit.due_by == (due_before or None) else edit.due_by,
-        notes=KEEP if edit.notes == order.notes else edit.notes,
+        notes=KEEP if _same_notes(edit.notes, order.notes) else edit.notes,
         external_ref=KEEP if edit.external_ref == order.external_ref else edit.external_ref,
         lines=None if edit.lines is None or list(edit.lines) == kept_lines else edit.lines,
         items=None if edit.items is None or _same_items(edit.items, content.items) else edit.items,
     )
+
+
+def _same_notes(typed: str | Keep, stored: str) -> bool:
+    """Notes come back from a browser with CR LF line breaks and without the outer spaces."""
+    return isinstance(typed, str) and normalise_newlines(typed).strip() == stored.strip()
 
 
 def _same_items(new: Sequence[NewItem], views: Sequence[ItemView]) -> bool:

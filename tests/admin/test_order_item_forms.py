@@ -470,6 +470,21 @@ async def test_past_print_queue_only_the_due_date_and_notes_change(shop: Shop) -
     assert order["revision"] == 2 and order["notes"] == "Rush"
 
 
+async def test_notes_sent_back_with_browser_line_breaks_change_nothing(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws, "Acme")
+    typed = three_garments(customer.id, notes="Side door\r\nRing twice")
+    number = await created_number(await create(shop, typed))
+    page = f"/admin/orders/{number}/edit"
+    sent = form_of((await shop.client.get(page)).text)
+    assert sent["notes"] == "Side door\nRing twice"
+    again = await post_form(
+        shop.client, page, page, {**sent, "notes": "Side door\r\nRing twice\r\n"}
+    )
+    assert again.status_code == 303
+    assert "Nothing was changed." in (await shop.client.get(again.headers["location"])).text
+    assert (await order_rows(number))[0]["revision"] == 1
+
+
 async def test_a_stale_revision_is_refused_and_nothing_saved(shop: Shop) -> None:
     customer = await factories.customer(shop.ws, "Acme")
     number = await created_number(await create(shop, three_garments(customer.id)))

@@ -4,6 +4,7 @@ made from an outdated read. The tag itself is the resource's own (models/schemas
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated
 
 from litestar.datastructures import ResponseHeader
@@ -31,12 +32,22 @@ ETAG_RESPONSE_HEADER = ResponseHeader(
 )
 
 
+def of(body: bytes) -> str:
+    """A strong validator of a representation: it changes whenever any byte of it does."""
+    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+
+
 def _tags(header: str) -> set[str]:
-    """The tags listed in an If-Match / If-None-Match value; weak ones compare by their
-    opaque part (If-None-Match uses weak comparison)."""
-    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+    return {tag.strip() for tag in header.split(",") if tag.strip()}
 
 
-def matches(header: str, etag: str) -> bool:
-    tags = _tags(header)
+def unchanged(if_none_match: str, etag: str) -> bool:
+    """`If-None-Match` compares weakly: `W/"x"` matches `"x"`."""
+    tags = {tag.removeprefix("W/") for tag in _tags(if_none_match)}
+    return "*" in tags or etag in tags
+
+
+def current(if_match: str, etag: str) -> bool:
+    """`If-Match` compares strongly: a weak tag never matches (RFC 9110 §13.1.1)."""
+    tags = _tags(if_match)
     return "*" in tags or etag in tags

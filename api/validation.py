@@ -134,7 +134,7 @@ class _Collector:
         if t.max_length is not None and len(value) > t.max_length:
             self.must(path, f"must not be greater than {t.max_length} characters")
         if t.min_length is not None and len(value) < t.min_length:
-            self.must(path, f"must be at least {t.min_length} characters")
+            self.must(path, f"must be at least {_counted(t.min_length, 'character')}")
         if t.pattern is not None:
             pieces = _PATTERN_MEANINGS.get(t.pattern, ((re.compile(t.pattern), ""),))
             for pattern, meaning in pieces:

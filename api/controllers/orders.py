@@ -11,9 +11,10 @@ from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_304_NOT_MODIFIED
 
+from api import etags
 from api.auth import Principal
 from api.errors import NotFound
-from api.etags import ETAG_RESPONSE_HEADER, IfMatchHeader, IfNoneMatchHeader, matches
+from api.etags import ETAG_RESPONSE_HEADER, IfMatchHeader, IfNoneMatchHeader
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
 from api.links import request_url
 from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES, error_response
@@ -33,9 +34,9 @@ from models.schemas.orders import (
     OrderCreate,
     OrderDetail,
     OrderUpdate,
-    detail_etag,
     order_bodies,
     order_detail_body,
+    validated_part,
 )
 
 PER_PAGE = 50
@@ -115,12 +116,13 @@ class OrderController(Controller):
         row = await queries.get_order(principal.workspace_id, order_id)
         if row is None:
             raise NotFound("Order not found")
-        body = msgspec.json.encode(order_detail_body(row, principal.timezone))
-        etag = detail_etag(body)
+        detail = order_detail_body(row, principal.timezone)
+        body = msgspec.json.encode(detail)
+        etag = etags.of(validated_part(detail))
         response: Response[Any] = Response(
             content=body, media_type=MediaType.JSON, headers={"ETag": etag}
         )
-        if if_none_match is not None and matches(if_none_match, etag):
+        if if_none_match is not None and etags.unchanged(if_none_match, etag):
             response = Response(
                 content=b"", status_code=HTTP_304_NOT_MODIFIED, headers={"ETag": etag}
             )
@@ -166,8 +168,8 @@ class OrderController(Controller):
         edit = data.edit()
 
         async def unchanged(current: OrderRows, timezone: str) -> None:
-            body = msgspec.json.encode(order_detail_body(current, timezone))
-            if if_match is not None and not matches(if_match, detail_etag(body)):
+            tag = etags.of(validated_part(order_detail_body(current, timezone)))
+            if if_match is not None and not etags.current(if_match, tag):
                 raise StaleError(STALE_EXAMPLE)
 
         async def change() -> Outcome:
@@ -180,9 +182,7 @@ class OrderController(Controller):
             )
             return await _detail_outcome(principal, order_id, HTTP_200_OK)
 
-        response = await respond(request, idempotency_key, change)
-        response.headers["ETag"] = detail_etag(response.content)
-        return response
+        return _tagged(await respond(request, idempotency_key, change))
 
     @post(
         summary="Create an order (stage artwork, next number, totals and tax)",
@@ -192,6 +192,7 @@ class OrderController(Controller):
             ResponseHeader(
                 name="Location", description="URL of the new order", documentation_only=True
             ),
+            ETAG_RESPONSE_HEADER,
             REPLAYED_RESPONSE_HEADER,
         ],
         dto=StrictBody[OrderCreate],
@@ -233,7 +234,7 @@ class OrderController(Controller):
                 location=f"{request_url(request).rstrip('/')}/{created.order.id}",
             )
 
-        return await respond(request, idempotency_key, create)
+        return _tagged(await respond(request, idempotency_key, create))
 
     @post(
         "/{order_id:int}/advance",
@@ -276,6 +277,16 @@ class OrderController(Controller):
             return await _detail_outcome(principal, order_id, HTTP_200_OK)
 
         return await respond(request, idempotency_key, advance)
+
+
+def _tagged(response: Response[Any]) -> Response[Any]:
+    """A write's detail answer with the order's ETag, as a GET would give it (a 409 while
+    the key is busy is left as it is)."""
+    if response.status_code != HTTP_200_OK and response.status_code != HTTP_201_CREATED:
+        return response
+    shown = msgspec.json.decode(response.content, type=OrderDetail)
+    response.headers["ETag"] = etags.of(validated_part(shown))
+    return response
 
 
 async def _detail_outcome(

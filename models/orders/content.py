@@ -17,6 +17,7 @@ import msgspec
 from models import statements
 from models.errors import InvalidFields
 from models.orders import items as rules
+from models.orders.item_reads import ImprintView, ItemView, SizeStock, stock_by_size
 from models.orders.items import NewItem, StockedSize
 from models.orders.lines import NewLine, Totals
 
@@ -62,6 +63,7 @@ def _imprints_insert(count: int) -> statements.Sql:
         'INSERT INTO order_imprints (workspace, "order", item, position, location, method,'  # noqa: S608
         " colours, colour_names, stitches, width_mm, height_mm, notes, unit_price_cents,"
         f" setup_cents) VALUES {_values(_IMPRINT_WIDTH, count)}"
+        " RETURNING id, item, position"
     )
 
 
@@ -188,10 +190,11 @@ async def write(
     totals: Totals,
     *,
     kept_items: dict[int, int] | None = None,
-) -> None:
+) -> Written:
     """Inserts the items, their imprints and all lines (the order's old ones are gone), or
     only the lines when the items are kept (`kept_items`: position → the stored item's id)."""
     item_ids: dict[int, int] = dict(kept_items or {})
+    imprint_ids: dict[tuple[int, int], int] = {}
     if content.items and kept_items is None:
         values: list[Any] = []
         for position, item in enumerate(content.items):
@@ -216,7 +219,11 @@ async def write(
                 )  # fmt: skip
                 count += 1
         if count:
-            await conn.rows(_imprints_insert(count), *imprint_values)
+            positions = {item_id: position for position, item_id in item_ids.items()}
+            for imprint_id, item_id, number in await conn.rows(
+                _imprints_insert(count), *imprint_values
+            ):
+                imprint_ids[positions[int(item_id)], int(number)] = int(imprint_id)
     line_values: list[Any] = []
     for position, line in enumerate(content.lines):
         line_values += (
@@ -226,3 +233,55 @@ async def write(
             item_ids[line.item] if line.item is not None else None,
         )  # fmt: skip
     await conn.rows(_lines_insert(len(content.lines)), *line_values)
+    return Written(item_ids, imprint_ids)
+
+
+@dataclass(frozen=True)
+class Written:
+    """The ids a write gave: items by position, imprints by (item position, position)."""
+
+    item_ids: dict[int, int]
+    imprint_ids: dict[tuple[int, int], int]
+
+
+def shown(
+    content: Content, written: Written, levels: dict[int, dict[str, SizeStock]]
+) -> list[ItemView]:
+    """The items just written as `item_reads.items_of` would read them back (`levels`: the
+    stocked items' SKU levels, read after the reservations)."""
+    views = []
+    for position, item in enumerate(content.items):
+        skus = content.stocked.get(position)
+        sizes = _sizes_in_order(item, skus)
+        item_id = written.item_ids[position]
+        views.append(
+            ItemView(
+                id=item_id,
+                position=position,
+                style=item.style,
+                colour=item.colour,
+                description=rules.description(item, skus),
+                sizes=sizes,
+                unit_price_cents=item.unit_price_cents,
+                size_upcharges_cents=dict(item.size_upcharges_cents),
+                imprints=[
+                    ImprintView(
+                        id=written.imprint_ids[position, number],
+                        location=imprint.location,
+                        method=imprint.method,
+                        colours=imprint.colours,
+                        colour_names=list(imprint.colour_names),
+                        stitches=imprint.stitches,
+                        width_mm=imprint.width_mm,
+                        height_mm=imprint.height_mm,
+                        notes=imprint.notes,
+                        unit_price_cents=imprint.unit_price_cents,
+                        setup_cents=imprint.setup_cents,
+                    )
+                    for number, imprint in enumerate(item.imprints)
+                ],
+                quantity=sum(sizes.values()),
+                stock=stock_by_size(sizes, levels.get(item_id)) if skus else None,
+            )
+        )
+    return views

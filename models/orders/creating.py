@@ -22,7 +22,7 @@ from models.filters import MAX_ID
 from models.numbering import local_year, next_number
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
-from models.orders.item_reads import ItemView, items_of
+from models.orders.item_reads import ItemView, levels_of
 from models.orders.items import NewItem
 from models.orders.lines import (
     FIRST_ARTWORK_STATUS,
@@ -87,14 +87,17 @@ _TOUCH_CUSTOMER = statements.Sql("UPDATE customers SET updated_at = $2 WHERE id 
 def _lock_statement(sku_codes: int, postgres: bool) -> statements.Sql:
     """The workspace row, locked on PostgreSQL (`FOR NO KEY UPDATE`: creates in one workspace
     queue here, while inserts that reference it are not blocked), read with the customer and
-    the `sku_codes` named SKUs ($3…), which concurrent creates do not change. Each SKU found
-    adds a row; without any, one row with NULL SKU columns."""
-    text = """
+    the `sku_codes` named SKUs ($3…), which concurrent creates do not change, and the
+    customer's default address (the ship-to when none is given). Each SKU found adds a row;
+    without any, one row with NULL SKU columns."""
+    address = ", ".join(f"ad.{field}" for field in ship_to_rules.FIELDS)
+    text = f"""
         SELECT w.plan, w.trial_ends_at, w.open_order_limit, w.tax_rate, w.currency, w.timezone,
-               c.id, c.name, c.slug, c.tax_exempt, s.id, s.code, s.reserved
+               c.id, c.name, c.slug, c.tax_exempt, s.id, s.code, s.reserved, {address}
         FROM workspaces w
         LEFT JOIN customers c ON c.workspace = w.id AND c.id = $2
-        """
+        LEFT JOIN addresses ad ON ad.customer = c.id AND ad.is_default
+        """  # noqa: S608 - constant column names
     if sku_codes:
         codes = ", ".join(f"${n}" for n in range(3, 3 + sku_codes))
         text += f" LEFT JOIN skus s ON s.workspace = w.id AND s.code IN ({codes})"
@@ -116,6 +119,7 @@ class _Locked:
     timezone: str
     customer: tuple[int, str, str, bool] | None  # id, name, slug, tax_exempt
     skus: dict[str, tuple[int, int]]  # code → (id, reserved)
+    default_address: dict[str, str] | None
 
 
 async def _lock_workspace(
@@ -138,6 +142,7 @@ async def _lock_workspace(
         timezone=timezone,
         customer=None if c_id is None else (c_id, name, slug, bool(exempt)),
         skus={row[11]: (row[10], row[12]) for row in rows if row[10] is not None},
+        default_address=None if first[15] is None else ship_to_rules.copy(first[13:]),
     )
 
 
@@ -228,7 +233,7 @@ async def create(
             customer_id,
             given=ship_to,
             address_id=ship_to_address_id,
-            default=True,
+            fallback=locked.default_address,
         )
         reservations = content.quantities()
         over = stock.over_reservation_limit(content.reserved, reservations)
@@ -261,7 +266,7 @@ async def create(
         if inserted is None:
             raise RuntimeError("INSERT INTO orders returned no id")
         order_id = int(inserted[0])
-        await order_content.write(conn, workspace_id, order_id, content, totals)
+        written = await order_content.write(conn, workspace_id, order_id, content, totals)
         await conn.rows(
             _HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, actor.kind, actor.user_id,
             actor.token_id, now,
@@ -289,8 +294,9 @@ async def create(
             customer_id=customer_id,
             occurred_at=now,
         )
-        # Items are read back as every reader shows them (their ids, stock levels).
-        shown = await items_of(conn, workspace_id, order_id) if items else []
+        # The items as every reader shows them; only stock levels are read back.
+        levels = await levels_of(conn, workspace_id, order_id) if content.stocked else {}
+        shown = order_content.shown(content, written, levels)
     return _created_rows(
         order_id,
         number,

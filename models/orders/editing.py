@@ -251,7 +251,7 @@ async def edit_order(
                     order.customer["id"],
                     given=edit.ship_to if isinstance(edit.ship_to, NewAddress) else None,
                     address_id=edit.ship_to_address_id,
-                    default=False,
+                    fallback=None,
                 )
             )
         if edit.changes_content:

@@ -70,7 +70,7 @@ class _ImprintRow(msgspec.Struct, array_like=True, frozen=True):
 
 
 class _StockRow(msgspec.Struct, array_like=True, frozen=True):
-    item: int
+    item: int | None
     code: str
     size: str
     on_hand: int
@@ -98,8 +98,9 @@ STOCK = Select(
     """
     SELECT l.item, s.code, s.size, s.on_hand, s.reserved
     FROM order_lines l JOIN skus s ON s.id = l.sku
-    WHERE l.workspace = $1 AND l."order" = $2 AND l.item IS NOT NULL
-    """,
+    WHERE l.workspace = $1 AND l."order" = $2
+    """,  # the order's few lines by their index (plain lines are skipped in Python: a filter
+    # on `item` here made PostgreSQL walk every item line while its statistics were stale)
 )
 
 _SIZES = msgspec.json.Decoder(dict[str, int])
@@ -108,6 +109,32 @@ _NAMES = msgspec.json.Decoder(list[str])
 
 def _sizes(value: str | dict[str, int]) -> dict[str, int]:
     return value if isinstance(value, dict) else _SIZES.decode(value)
+
+
+async def levels_of(
+    reader: Reader, workspace_id: int, order_id: int
+) -> dict[int, dict[str, SizeStock]]:
+    """Each stocked item's sizes (casefolded) with their SKU's levels now, by item id."""
+    stock: dict[int, dict[str, SizeStock]] = {}
+    for level in await reader.all(STOCK, workspace_id, order_id):
+        if level.item is None:
+            continue
+        stock.setdefault(level.item, {})[level.size.casefold()] = SizeStock(
+            sku=level.code,
+            on_hand=level.on_hand,
+            reserved=level.reserved,
+            available=level.on_hand - level.reserved,
+        )
+    return stock
+
+
+def stock_by_size(
+    sizes: dict[str, int], levels: dict[str, SizeStock] | None
+) -> dict[str, SizeStock] | None:
+    """A stocked item's levels keyed by its sizes as shown (None: not stocked)."""
+    if levels is None:
+        return None
+    return {size: levels[size.casefold()] for size in sizes if size.casefold() in levels}
 
 
 async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[ItemView]:
@@ -133,14 +160,7 @@ async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[Ite
                 setup_cents=imprint.setup_cents,
             )
         )
-    stock: dict[int, dict[str, SizeStock]] = {}
-    for level in await reader.all(STOCK, workspace_id, order_id):
-        stock.setdefault(level.item, {})[level.size.casefold()] = SizeStock(
-            sku=level.code,
-            on_hand=level.on_hand,
-            reserved=level.reserved,
-            available=level.on_hand - level.reserved,
-        )
+    stock = await levels_of(reader, workspace_id, order_id)
     views = []
     for row in rows:
         sizes = _sizes(row.sizes)
@@ -157,9 +177,7 @@ async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[Ite
                 size_upcharges_cents=_sizes(row.size_upcharges_cents),
                 imprints=imprints[row.id],
                 quantity=sum(sizes.values()),
-                stock=None
-                if levels is None
-                else {size: levels[size.casefold()] for size in sizes if size.casefold() in levels},
+                stock=stock_by_size(sizes, levels),
             )
         )
     return views

@@ -5,6 +5,7 @@ later never moves an order already placed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -19,10 +20,6 @@ FIELDS = tuple(field for field in LIMITS if field != "label")
 _COLUMNS = ", ".join(FIELDS)
 _BY_ID = statements.Sql(
     f"SELECT {_COLUMNS} FROM addresses WHERE workspace = $1 AND customer = $2 AND id = $3"  # noqa: S608
-)
-_DEFAULT = statements.Sql(
-    f"SELECT {_COLUMNS} FROM addresses"  # noqa: S608 - constant column names
-    " WHERE workspace = $1 AND customer = $2 AND is_default ORDER BY id LIMIT 1"
 )
 _JSON = msgspec.json.Encoder()
 _READ = msgspec.json.Decoder(dict[str, str])
@@ -46,10 +43,10 @@ async def resolve(
     *,
     given: NewAddress | None,
     address_id: int | None,
-    default: bool,
+    fallback: dict[str, str] | None,
 ) -> dict[str, str] | None:
     """The copy to keep: `given` (checked, errors under `ship_to.`), the customer's address
-    `address_id`, or with `default` the customer's default address (None without one)."""
+    `address_id`, else `fallback` (at creation, the customer's default address, or None)."""
     if given is not None:
         checked = given.check("ship_to.")
         return {field: getattr(checked, field) for field in FIELDS}
@@ -61,12 +58,10 @@ async def resolve(
             raise InvalidFields(
                 {"ship_to_address_id": ["The selected ship_to_address_id is invalid."]}
             )
-        return _copy(row)
-    if default:
-        row = await conn.row(_DEFAULT, workspace_id, customer_id)
-        return None if row is None else _copy(row)
-    return None
+        return copy(row)
+    return fallback
 
 
-def _copy(row: Any) -> dict[str, str]:
+def copy(row: Sequence[Any]) -> dict[str, str]:
+    """An address's FIELDS, as selected in that order, as an order keeps them."""
     return {field: str(value or "") for field, value in zip(FIELDS, row, strict=True)}

@@ -4,7 +4,6 @@ the API, the admin and the command line build and read the same Structs."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo
@@ -337,9 +336,13 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
     )
 
 
-def detail_etag(body: bytes) -> str:
-    """A strong validator of one order's detail: it changes whenever anything shown does."""
-    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+def validated_part(detail: OrderDetail) -> bytes:
+    """What an order's ETag covers: the whole detail but the live SKU levels shown beside its
+    stocked items, which change with other orders and stock counts, not with this order."""
+    if not any(item.stock for item in detail.items):
+        return msgspec.json.encode(detail)
+    items = [msgspec.structs.replace(item, stock=None) for item in detail.items]
+    return msgspec.json.encode(msgspec.structs.replace(detail, items=items))
 
 
 # --- request bodies (decoded strictly, errors collected from these Structs: api/validation.py) ---

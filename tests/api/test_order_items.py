@@ -656,7 +656,7 @@ async def test_each_item_rule(client, path, value, key, messages):
 
 # A size's label is checked under the size's own key; its message speaks of "the name".
 LABEL_CASES: list[tuple[dict[str, Any], dict[str, list[str]]]] = [
-    ({"": 1}, {"items.0.sizes.": ["The name must be at least 1 characters.",
+    ({"": 1}, {"items.0.sizes.": ["The name must be at least 1 character.",
                                   "The name must not be blank."]}),
     ({" ": 1}, {"items.0.sizes. ": ["The name must not be blank."]}),
     ({"x" * 21: 1}, {f"items.0.sizes.{'x' * 21}": [

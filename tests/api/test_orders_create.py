@@ -4,6 +4,7 @@ plan limit, the domain's field checks, and that a refused create writes nothing.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +22,7 @@ from models.tables import (
     OrderLine,
     Sku,
     StageChange,
+    WebhookDelivery,
     WebhookEvent,
 )
 from tests import factories
@@ -94,8 +96,9 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
         (h["from_stage"], h["to_stage"], h["actor_kind"], h["user"], h["token"]) for h in history
     ] == [(None, "artwork", "token", s.user.id, token["id"])]
     assert await Artwork.count().where(Artwork.order == body["id"]) == 1
-    # No webhook event for creation (docs/webhooks.md), even with a `*` subscription.
-    assert await WebhookEvent.count() == 0
+    # One order.created event (docs/webhooks.md).
+    events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.order)
+    assert events == [{"name": "order.created", "order": body["id"]}]
 
 
 async def test_the_created_body_is_byte_for_byte_the_detail_get_answers(client):
@@ -122,11 +125,30 @@ async def test_the_created_body_is_byte_for_byte_the_detail_get_answers(client):
         assert response.content == detail.content
 
 
-async def test_create_records_no_event_even_when_subscribed(client):
+async def test_create_records_order_created_once_with_its_delivery(client):
     s = await shop()
-    await subscription(s.ws)
-    assert (await create(client, s.auth, order_body(s.customer.id))).status_code == 201
-    assert await WebhookEvent.count() == 0
+    sub = await subscription(s.ws)
+    created = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-77"))
+    assert created.status_code == 201
+    events = await WebhookEvent.select(WebhookEvent.id, WebhookEvent.name, WebhookEvent.body)
+    assert [event["name"] for event in events] == ["order.created"]  # DECISIONS §19
+    body = json.loads(events[0]["body"])
+    order = created.json()
+    assert {key: body[key] for key in ("order_id", "order_number", "customer_id", "stage")} == {
+        "order_id": order["id"],
+        "order_number": order["number"],
+        "customer_id": s.customer.id,
+        "stage": "artwork",
+    }
+    assert (body["revision"], body["external_ref"], body["total_cents"]) == (
+        1,
+        "shop-77",
+        order["totals"]["total_cents"],
+    )
+    deliveries = await WebhookDelivery.select(WebhookDelivery.subscription).where(
+        WebhookDelivery.event == events[0]["id"]
+    )
+    assert deliveries == [{"subscription": sub.id}]
 
 
 async def test_numbers_are_consecutive_per_workspace_and_padded(client):
@@ -506,7 +528,8 @@ async def test_a_reservation_that_would_overflow_at_write_time_is_refused_and_ke
 
 async def test_a_create_costs_a_few_statements_whatever_its_size(client, statements):
     """One statement per step, not per line: the same count for 1 line or 100, plus one
-    stock update per distinct SKU; nothing is read back for the response."""
+    stock update per distinct SKU; nothing is read back for the response. The step counted
+    last is the order.created event (its row, and the subscriptions that may want it)."""
     s = await shop()
     for code in ("A", "B", "C"):
         await factories.sku(s.ws, code)
@@ -522,7 +545,7 @@ async def test_a_create_costs_a_few_statements_whatever_its_size(client, stateme
     assert len(first) == len(one) + 2, first
     hundred = await cost([line()] * 100)
     skus = await cost([line(sku="A"), line(sku="B"), line(sku="A"), line(sku="C")])
-    assert len(one) == len(hundred) <= 10, one
+    assert len(one) == len(hundred) <= 11, one
     assert len(skus) == len(one) + 3 + 1, skus  # and one INSERT of their stock movements
     read_back = ("order_lines", "stage_history", "artwork", "invoices")
     selects = [sql for sql in one if sql.lstrip().upper().startswith("SELECT")]

@@ -802,3 +802,24 @@ async def test_a_refused_edit_writes_nothing(client):
         assert response.status_code == 422, response.text
     assert await snapshot() == rows
     assert await StockMovement.count() == count
+
+
+async def test_another_orders_reservation_leaves_the_etag_and_if_match_good(client):
+    """The tag is the order's: the live SKU levels beside its stocked sizes are shown, but a
+    reservation by another order changes them without changing this order."""
+    s = await shop()
+    await stocked(s.ws)
+    order = await new_order(client, s, items_body(s.customer.id, tee(M=2)))
+    read = await get(client, s.auth, order["id"])
+    tag = read.headers["etag"]
+    assert read.json()["items"][0]["stock"]["M"]["reserved"] == 2
+
+    await new_order(client, s, items_body(s.customer.id, tee(M=5)))
+
+    again = await get(client, s.auth, order["id"])
+    assert again.json()["items"][0]["stock"]["M"]["reserved"] == 7  # the levels moved
+    assert again.headers["etag"] == tag
+    assert (await get(client, s.auth, order["id"], **{"If-None-Match": tag})).status_code == 304
+    kept = await patch(client, s.auth, order["id"], {"notes": "rush"}, **{"If-Match": tag})
+    assert kept.status_code == 200, kept.text
+    assert kept.headers["etag"] != tag

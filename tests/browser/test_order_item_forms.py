@@ -137,7 +137,8 @@ def create_and_edit(page: Page, stack: Stack, token: str, name: str, *, script: 
     detail = check_created(stack, token, number)
     assert detail["revision"] == 1
 
-    page.goto(f"{stack.base}/admin/orders/{number}/edit")
+    page.click("#edit-order")  # the order page's Edit link
+    expect(page).to_have_url(f"{stack.base}/admin/orders/{number}/edit")
     expect(page.locator("#items-0-q1")).to_have_value("12")
     assert size_labels(page, 0) == list(TEE_RUN)
     assert size_labels(page, 2) == [*STANDARD, "One size"]

@@ -385,3 +385,20 @@ class CustomerUpdate(Schema):
             tax_exempt=given(self.tax_exempt),
             new_price_list=False,
         )
+
+
+def contact_body(row: Any) -> Contact:
+    """A contact row (models.tables.Contact) as the API shows it."""
+    return Contact(
+        id=row.id, name=row.name, email=row.email, phone=row.phone,
+        is_primary=bool(row.is_primary),
+    )  # fmt: skip
+
+
+def address_row_body(row: Any) -> Address:
+    """An address row (models.tables.Address) as the API shows it."""
+    return Address(
+        id=row.id, label=row.label, name=row.name, company=row.company, line1=row.line1,
+        line2=row.line2, city=row.city, region=row.region, postal_code=row.postal_code,
+        country=row.country, phone=row.phone, is_default=bool(row.is_default),
+    )  # fmt: skip

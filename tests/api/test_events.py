@@ -80,6 +80,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
         "order.stage_changed",
         "order.dispatched",
         "invoice.issued",
+        "invoice.payment_received",
         "invoice.paid",
     ]
     stored = [row for row in await _stored() if row["workspace"] == s.ws.id]
@@ -91,7 +92,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
         assert row["data"]["order_id"] == order_id  # every event points at its order
         assert row["occurred_at"] == row["data"]["occurred_at"] == clock.iso(event["created_at"])
     assert (body["total"], body["per_page"], body["current_page"], body["last_page"]) == (
-        8,
+        9,
         100,
         1,
         1,
@@ -253,7 +254,9 @@ async def test_every_bad_parameter_is_named_in_one_422(client):
     assert set(body["errors"]) == {"type", "since", "order", "page"}
     assert body["errors"]["type"] == [
         "The selected type is invalid (nope); use one or more of order.stage_changed, "
-        "order.dispatched, invoice.issued, invoice.paid, artwork.approved, separated by commas."
+        "order.dispatched, invoice.issued, invoice.paid, artwork.approved, order.created, "
+        "order.updated, order.cancelled, customer.created, customer.updated, "
+        "invoice.payment_received, separated by commas."
     ]
     assert body["errors"]["since"] == ["The since parameter must be an ISO 8601 date-time."]
     assert body["errors"]["order"] == ["The order parameter must be an integer."]

@@ -30,6 +30,7 @@ def _customer_data(row: Customer) -> dict[str, Any]:
         "workspace_id": row.workspace,
         "name": row.name,
         "slug": row.slug,
+        "external_ref": row.external_ref,
         "price_list_id": row.price_list,
         "payment_terms": row.payment_terms,
         "default_carrier": row.default_carrier,
@@ -52,6 +53,9 @@ def _contact_data(row: Contact) -> dict[str, Any]:
 @click.option("--workspace", type=int, required=True, help="Workspace id.")
 @click.option("--name", required=True, help="The customer's name.")
 @click.option("--slug", help="URL name; default: made from the name, unique in the workspace.")
+@click.option(
+    "--external-ref", metavar="REF", help="Another system's id for it, unique in the workspace."
+)
 @click.option("--price-list", metavar="NAME", help="Price list, found or created by name.")
 @click.option("--discount", type=DECIMAL, help="Discount in percent, for a new price list.")
 @click.option(
@@ -66,17 +70,19 @@ async def create_customer(
     workspace: int,
     name: str,
     slug: str | None,
+    external_ref: str | None,
     price_list: str | None,
     discount: Decimal | None,
     payment_terms: str,
     carrier: str,
     tax_exempt: bool,
 ) -> Result:
-    """Add a customer (prints its id)."""
+    """Add a customer (prints its id); records customer.created, as the API's create does."""
     row = await records.create_customer(
         workspace_id=workspace,
         name=name,
         slug=slug,
+        external_ref=external_ref,
         price_list=price_list,
         discount=discount,
         payment_terms=payment_terms,

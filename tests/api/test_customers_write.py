@@ -353,3 +353,23 @@ async def test_email_nul_huge_and_malformed_input_is_4xx_never_500(client):
         assert response.status_code == 422, (body, response.text)
     assert await Customer.count().where(Customer.workspace == ws.id) == 1
     assert await event_names(c["id"]) == ["customer.created"]
+
+
+async def test_the_command_line_and_the_admins_functions_record_the_same_events(backend, pressline):
+    """`pressline customer create` / `contact add` and the admin's forms call the API's
+    domain functions: the same rules, the same events."""
+    ws, _, _ = await factories.account()
+    made = await pressline(
+        f"customer create --workspace {ws.id} --name 'Line Co' --external-ref erp-7 --json"
+    )
+    taken = await pressline(
+        f"customer create --workspace {ws.id} --name 'Other Co' --external-ref erp-7"
+    )
+    assert made.code == 0, made.err
+    customer_id = made.data["id"]
+    assert made.data["external_ref"] == "erp-7"
+    assert taken.code != 0 and f"customer {customer_id}" in taken.err
+    added = await pressline(f"contact add --customer {customer_id} --name Al --email al@a.test")
+    assert added.code == 0, added.err
+    assert await event_names(customer_id) == ["customer.created", "customer.updated"]
+    assert await Customer.count().where(Customer.workspace == ws.id) == 1

@@ -17,6 +17,7 @@ import msgspec
 
 from api.admin import item_forms
 from api.admin.forms import text, whole_number
+from api.admin.item_errors import shown_item_errors
 from api.validation import decode_body
 from models import clock
 from models import money as amounts
@@ -278,9 +279,9 @@ def _same_items(new: Sequence[NewItem], views: Sequence[ItemView]) -> bool:
 def form_errors(errors: dict[str, list[str]], typed: dict[str, Any]) -> dict[str, list[str]]:
     """API error keys as the typed form's fields: `lines.0.unit_price_cents` as
     `lines-3-unit_price` (the API's own messages), `items.0.imprints.1.colours` as
-    `items-0-imprints-1-colours` in people's words (api/admin/item_forms.py)."""
+    `items-0-imprints-1-colours` in people's words (api/admin/item_errors.py)."""
     numbers = [line["number"] for line in typed["lines"] if _filled(line)]
-    shown = item_forms.shown_item_errors(errors, typed["items"])
+    shown = shown_item_errors(errors, typed["items"])
     for key, messages in errors.items():
         if key == "items" or key.startswith("items."):
             continue

@@ -1,0 +1,99 @@
+"""The API's error keys about garments (`items.0.imprints.1.colours`) as the order forms'
+fields (`items-3-imprints-0-colours`) and sentences people read: "Garment 1, imprint 2: Ink
+colours is required for screen printing." (the labels are the forms', templates/
+_item_fields.html; the rest of each sentence is the API's or the domain's own)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+# How the form's fields are named in sentences.
+ITEM_LABELS = {
+    "style": "Style",
+    "colour": "Colour",
+    "description": "Description",
+    "unit_price": "Price each",
+    "sizes": "Sizes",
+    "imprints": "Imprints",
+    "other_size": "Other size",
+}
+IMPRINT_LABELS = {
+    "location": "Location",
+    "method": "Method",
+    "colours": "Ink colours",
+    "colour_names": "Colour names",
+    "stitches": "Stitches",
+    "width_mm": "Width (mm)",
+    "height_mm": "Height (mm)",
+    "unit_price": "Price per garment",
+    "setup": "Setup (once)",
+    "notes": "Notes",
+}
+
+
+def shown_item_errors(
+    errors: Mapping[str, list[str]], items: Sequence[dict[str, Any]]
+) -> dict[str, list[str]]:
+    """Errors keyed `items…` as the form's field names (`items-3-imprints-0-colours`, a size
+    cell `items-3-size-XL`, a garment `items-3`), each sentence naming the garment, the imprint
+    and the field as the page labels them. Other keys are left out (the caller maps them)."""
+    shown: dict[str, list[str]] = {}
+    for key, messages in errors.items():
+        if key != "items" and not key.startswith("items."):
+            continue
+        field, where, label = _item_field(key, items)
+        shown.setdefault(field, []).extend(
+            _sentence(key, message, where, label) for message in messages
+        )
+    return shown
+
+
+def _item_field(key: str, items: Sequence[dict[str, Any]]) -> tuple[str, str, str | None]:
+    """The form field an `items…` key is about, where it is ("Garment 2, imprint 1") and the
+    field's label ("Colours"; None for a whole garment or imprint)."""
+    parts = key.split(".", 3)
+    if len(parts) < 2 or not parts[1].isdigit():
+        return "items", "Garments", None
+    k = int(parts[1])
+    number = items[k]["number"] if k < len(items) else k
+    garment = f"Garment {k + 1}"
+    if len(parts) == 2:
+        return f"items-{number}", garment, None
+    part, rest = parts[2], parts[3] if len(parts) > 3 else ""
+    if part == "sizes" and rest:
+        return f"items-{number}-size-{rest}", garment, f"Size {rest}"
+    if part == "size_upcharges_cents":
+        if rest:
+            return f"items-{number}-upcharge-{rest}", garment, f"Upcharge for {rest}"
+        return f"items-{number}-sizes", garment, "Upcharges"
+    if part == "imprints" and rest:
+        m_text, _, field = rest.partition(".")
+        m = int(m_text) if m_text.isdigit() else 0
+        imprints = items[k]["imprints"] if k < len(items) else []
+        imprint_number = imprints[m]["number"] if m < len(imprints) else m
+        where = f"{garment}, imprint {m + 1}"
+        if not field:
+            return f"items-{number}-imprints-{imprint_number}", where, None
+        name, _, sub = field.partition(".")
+        name = name.removesuffix("_cents")
+        label = (
+            "Each colour name" if name == "colour_names" and sub else IMPRINT_LABELS.get(name, name)
+        )
+        return f"items-{number}-imprints-{imprint_number}-{name}", where, label
+    name = part.removesuffix("_cents")
+    return f"items-{number}-{name}", garment, ITEM_LABELS.get(name, name)
+
+
+def _sentence(key: str, message: str, where: str, label: str | None) -> str:
+    """The API's "The items.0.colour field must not be blank." as "Garment 1: Colour must not
+    be blank."; a sentence of its own (a stock refusal, an amount not read) follows where it
+    is about ("Garment 1, size XXL: The workspace has no …")."""
+    for said in (f"The {key} field ", f"The {key} parameter "):
+        if message.startswith(said):
+            return f"{where}: {label or 'It'} {message[len(said) :]}"
+    if message.startswith(f"The selected {key} is invalid"):
+        return f"{where}: {label or 'It'} must be one of the choices offered."
+    if label:
+        where = f"{where}, {label[0].lower()}{label[1:]}"
+    return f"{where}: {message}"

@@ -30,6 +30,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("PATCH", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {"city": "York"},
     ("DELETE", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {},
+    ("POST", "/api/v1/invoices/{invoice_id}/payments"): {"amount_cents": 1, "method": "cash"},
 }
 
 
@@ -56,6 +57,7 @@ async def _tenant(label: str) -> Tenant:
     sku = await factories.sku(ws, f"{label}-TEE-M")
     await factories.sku(ws, "COMMON-CODE")
     o = await factories.order(ws, c, line_skus=[sku.id], external_ref="same-ref")
+    invoice = await factories.invoice(o)  # before the paid one: ids disjoint across tenants
     await factories.invoice(o, status="paid")
     event_id = await outbox.record_event(
         workspace_id=ws.id,
@@ -71,6 +73,7 @@ async def _tenant(label: str) -> Tenant:
             "customer_id": c.id,
             "order_id": o.id,
             "event_id": event_id,
+            "invoice_id": invoice.id,
             "contact_id": contact.id,
             "address_id": address.id,
         },

@@ -117,6 +117,7 @@ def _fields(name: str) -> dict[str, Any]:
             customer=CUSTOMER,
             due_by=DUE,
             timezone="Europe/London",
+            dispatch=("Royal Mail", "RM123456785GB") if dispatched else None,
         )
     if name.startswith("invoice."):
         return outbox.invoice_fields(

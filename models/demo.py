@@ -248,9 +248,7 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
             tax_exempt=spec.tax_exempt,
         )
         for name, email, phone in spec.contacts:
-            await contacts.add_contact(
-                customer_id=customer.id, name=name, email=email, phone=phone
-            )
+            await contacts.add_contact(customer_id=customer.id, name=name, email=email, phone=phone)
         discount = Decimal(spec.price_list[1]) if spec.price_list else Decimal(0)
         made.append((int(customer.id), discount))
     return made

@@ -57,7 +57,7 @@ def over_reservation_limit(reserved: Mapping[int, int], quantities: Mapping[int,
 
 _RESERVE = statements.Sql(
     "UPDATE skus SET reserved = reserved + $2, updated_at = $3 WHERE id = $1 AND reserved <= $4"
-    " RETURNING id, workspace"
+    " RETURNING id, workspace, on_hand, reserved"
 )
 # Consumption takes only stock that is there: the WHERE is checked again on the row as locked
 # (PostgreSQL re-reads it after a concurrent writer commits), so two orders racing for the
@@ -80,9 +80,11 @@ async def reserve(
     order_id: int | None,
     actor: Actor,
     reason: str = "",
+    levels: dict[int, tuple[int, int]] | None = None,
 ) -> set[int]:
     """At create (and when an edit orders more): `reserved += q` (shortages allowed;
-    `available` may go negative).
+    `available` may go negative). Each SKU's `(on_hand, reserved)` after the change goes into
+    `levels` when given.
 
     Returns the SKU ids left alone because `reserved` would overflow its column: the caller
     must then roll back.
@@ -95,8 +97,10 @@ async def reserve(
             row = await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q)
             if row is None:
                 refused.add(sku_id)
-            else:
-                changes.append(Change(sku_id, row[1], delta_reserved=q))
+                continue
+            changes.append(Change(sku_id, row[1], delta_reserved=q))
+            if levels is not None:
+                levels[sku_id] = (int(row[2]), int(row[3]))
     if not refused:
         await record(
             changes,

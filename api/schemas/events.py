@@ -74,6 +74,11 @@ class OrderStageChanged(OrderEvent, tag="order.stage_changed"):
 class OrderDispatched(OrderEvent, tag="order.dispatched"):
     """An order was dispatched."""
 
+    carrier: Annotated[str | None, msgspec.Meta(description="Extension: the carrier, or null")]
+    tracking_number: Annotated[
+        str | None, msgspec.Meta(description="Extension: the tracking number, or null")
+    ]
+
 
 class InvoiceEvent(Schema, tag_field="event"):
     """`invoice.issued` and `invoice.paid`."""

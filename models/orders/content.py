@@ -17,7 +17,7 @@ import msgspec
 from models import statements
 from models.errors import InvalidFields
 from models.orders import items as rules
-from models.orders.item_reads import ImprintView, ItemView, SizeStock, stock_by_size
+from models.orders.item_reads import ImprintView, ItemView, SizeStock
 from models.orders.items import NewItem, StockedSize
 from models.orders.lines import NewLine, Totals
 
@@ -236,6 +236,19 @@ async def write(
     return Written(item_ids, imprint_ids)
 
 
+def _size_levels(
+    sizes: dict[str, int], skus: list[StockedSize], levels: dict[int, tuple[int, int]]
+) -> dict[str, SizeStock]:
+    by_size = {sku.size.casefold(): sku for sku in skus}
+    shown: dict[str, SizeStock] = {}
+    for size, quantity in sizes.items():
+        sku = by_size.get(size.casefold())
+        if quantity > 0 and sku is not None and sku.sku_id in levels:
+            on_hand, reserved = levels[sku.sku_id]
+            shown[size] = SizeStock(sku.code, on_hand, reserved, on_hand - reserved)
+    return shown
+
+
 @dataclass(frozen=True)
 class Written:
     """The ids a write gave: items by position, imprints by (item position, position)."""
@@ -244,11 +257,10 @@ class Written:
     imprint_ids: dict[tuple[int, int], int]
 
 
-def shown(
-    content: Content, written: Written, levels: dict[int, dict[str, SizeStock]]
-) -> list[ItemView]:
-    """The items just written as `item_reads.items_of` would read them back (`levels`: the
-    stocked items' SKU levels, read after the reservations)."""
+def shown(content: Content, written: Written, levels: dict[int, tuple[int, int]]) -> list[ItemView]:
+    """The items just written as `item_reads.items_of` would read them back; `levels` holds
+    each reserved SKU's `(on_hand, reserved)` after the reservations (stock.reserve), which
+    are every stocked size ordered above 0 (the sizes `items_of` shows levels for)."""
     views = []
     for position, item in enumerate(content.items):
         skus = content.stocked.get(position)
@@ -281,7 +293,7 @@ def shown(
                     for number, imprint in enumerate(item.imprints)
                 ],
                 quantity=sum(sizes.values()),
-                stock=stock_by_size(sizes, levels.get(item_id)) if skus else None,
+                stock=_size_levels(sizes, skus, levels) if skus else None,
             )
         )
     return views

@@ -22,7 +22,7 @@ from models.filters import MAX_ID
 from models.numbering import local_year, next_number
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
-from models.orders.item_reads import ItemView, levels_of
+from models.orders.item_reads import ItemView
 from models.orders.items import NewItem
 from models.orders.lines import (
     FIRST_ARTWORK_STATUS,
@@ -272,7 +272,10 @@ async def create(
             actor.token_id, now,
         )  # fmt: skip
         await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
-        refused = await stock.reserve(reservations, now, order_id=order_id, actor=actor)
+        reserved: dict[int, tuple[int, int]] = {}
+        refused = await stock.reserve(
+            reservations, now, order_id=order_id, actor=actor, levels=reserved
+        )
         if refused:  # `reserved` grew past the column since it was read: nothing is kept
             raise content.reservation_errors(refused)
         # The customer's orders_count and open_orders changed.
@@ -294,9 +297,8 @@ async def create(
             customer_id=customer_id,
             occurred_at=now,
         )
-        # The items as every reader shows them; only stock levels are read back.
-        levels = await levels_of(conn, workspace_id, order_id) if content.stocked else {}
-        shown = order_content.shown(content, written, levels)
+        # The items as every reader shows them, with the levels the reservations left.
+        shown = order_content.shown(content, written, reserved)
     return _created_rows(
         order_id,
         number,

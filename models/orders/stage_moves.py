@@ -143,6 +143,7 @@ async def advance_order(
                 },
                 due_by=order["due_by"],
                 timezone=workspace["timezone"],
+                dispatch=(order["carrier"], order["tracking_number"]) if dispatch else None,
             ),
             order_id=order_id,
             customer_id=order["customer_id"],

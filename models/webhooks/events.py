@@ -50,11 +50,13 @@ def order_fields(
     customer: Mapping[str, Any],
     due_by: dt.datetime | None,
     timezone: str,
+    dispatch: tuple[str | None, str | None] | None = None,
 ) -> dict[str, Any]:
     """Order events (docs/webhooks.md): `customer` is `{id, name, slug}`; `due_by` as the API shows
-    it, with the workspace's offset."""
+    it, with the workspace's offset; `order.dispatched` adds the `dispatch` carrier and tracking
+    number (extension: a storefront tells its buyer without reading the order back)."""
     local_due = ZoneInfo(timezone)
-    return {
+    fields = {
         "order_id": order_id,
         "order_number": order_number,
         "from_stage": from_stage,
@@ -62,6 +64,9 @@ def order_fields(
         "customer": {"id": customer["id"], "name": customer["name"], "slug": customer["slug"]},
         "due_by": due_by.astimezone(local_due).isoformat(timespec="seconds") if due_by else None,
     }
+    if dispatch is not None:
+        fields["carrier"], fields["tracking_number"] = dispatch
+    return fields
 
 
 def invoice_fields(

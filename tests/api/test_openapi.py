@@ -20,10 +20,12 @@ from openapi_spec_validator import validate
 
 from api.schemas.events import WEBHOOK_BODIES
 from models import clock
+from models.actors import OPERATOR
+from models.orders import cancelling
 from models.tables import User, WebhookEvent
 from models.webhooks import events as outbox
 from tests import factories
-from tests.api.order_helpers import shop
+from tests.api.order_helpers import Shop, create, order_body, shop
 from tests.api.test_events import every_event
 
 LIST_PARAMS = {
@@ -331,9 +333,28 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
         assert "2XX" in operation["responses"]
 
 
+async def every_other_event(client: Any, s: Shop) -> None:
+    """The events `every_event` does not cause: an order edited, then cancelled; a customer
+    created, then renamed."""
+    created = await create(client, s.auth, order_body(s.customer.id))
+    order_id = created.json()["id"]
+    edited = await client.patch(
+        f"/api/v1/orders/{order_id}", json={"notes": "Rush"}, headers=s.auth
+    )
+    assert edited.status_code == 200, edited.text
+    await cancelling.cancel_order(workspace_id=s.ws.id, order_id=order_id, actor=OPERATOR)
+    made = await client.post("/api/v1/customers", json={"name": "Storefront Buyer"}, headers=s.auth)
+    assert made.status_code == 201, made.text
+    renamed = await client.patch(
+        f"/api/v1/customers/{made.json()['id']}", json={"name": "Buyer Ltd"}, headers=s.auth
+    )
+    assert renamed.status_code == 200, renamed.text
+
+
 async def test_real_webhook_bodies_match_their_documented_schemas_key_for_key(client, openapi):
     s = await shop()
     await every_event(client, s)
+    await every_other_event(client, s)
     events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body)
     assert {event["name"] for event in events} == set(outbox.EVENT_NAMES)
 

@@ -363,7 +363,7 @@ async def test_a_move_records_the_event_with_its_exact_bytes(client):
     order_id = await new_order(client, s, due_by="2026-12-24")
     number = (await Order.select(Order.number).where(Order.id == order_id).first())["number"]
     await move(client, s, order_id, "print_queue")
-    event = await WebhookEvent.objects().first()
+    event = await WebhookEvent.objects().where(WebhookEvent.name != "order.created").first()
     at = (
         await StageChange.select(StageChange.at).order_by(StageChange.id, ascending=False).first()
     )["at"]
@@ -393,10 +393,15 @@ async def test_dispatch_records_order_dispatched_then_invoice_issued(client):
     order_id = await new_order(client, s)
     response = await advance(client, s.auth, order_id, "dispatched")
     order = response.json()
-    events = await WebhookEvent.objects().order_by(WebhookEvent.id)
+    events = (
+        await WebhookEvent.objects()
+        .where(WebhookEvent.name != "order.created")  # the create's own (test_orders_create)
+        .order_by(WebhookEvent.id)
+    )
     assert [e.name for e in events] == ["order.dispatched", "invoice.issued"]
     assert f'"customer":{{"id":{s.customer.id},"name":"Café Ünïcode"' in events[0].body
-    assert '"due_by":null}' in events[0].body
+    # The dispatch's carrier (the customer's default) and tracking number close the body.
+    assert '"due_by":null,"carrier":"DPD","tracking_number":null}' in events[0].body
     invoice = order["invoices"][0]
     assert events[1].body == (
         '{"event":"invoice.issued",'
@@ -431,12 +436,16 @@ async def test_deliveries_follow_event_lists_scope_and_active_state(client):
     }
     rows = await WebhookDelivery.select().order_by(WebhookDelivery.id)
     got = {(r["event"], r["subscription"], r["status"]) for r in rows}
-    staged, dispatched, issued = (
+    staged, dispatched, issued, created = (
         events["order.stage_changed"],
         events["order.dispatched"],
         events["invoice.issued"],
+        events["order.created"],
     )
     assert got == {
+        (created, everything.id, "pending"),
+        (created, inactive.id, "skipped"),
+        (created, scoped_here.id, "pending"),
         (staged, everything.id, "pending"),
         (staged, inactive.id, "skipped"),
         (staged, spaced_list.id, "pending"),
@@ -459,7 +468,7 @@ async def test_no_subscriptions_still_records_the_event(client):
     s = await shop()
     order_id = await new_order(client, s)
     await move(client, s, order_id, "print_queue")
-    assert await WebhookEvent.count() == 1
+    assert await WebhookEvent.count() == 2  # order.created, order.stage_changed
     assert await WebhookDelivery.count() == 0
 
 

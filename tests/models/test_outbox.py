@@ -143,7 +143,7 @@ async def test_record_event_writes_the_event_and_matching_deliveries(backend):
 async def test_unknown_event_names_are_a_programming_error(backend):
     ws = await factories.workspace()
     with pytest.raises(ValueError, match="unknown event"):
-        await outbox.record_event(workspace_id=ws.id, name="order.created", fields={})
+        await outbox.record_event(workspace_id=ws.id, name="order.shipped", fields={})
     assert await WebhookEvent.count() == 0
 
 

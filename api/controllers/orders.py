@@ -86,6 +86,7 @@ class OrderController(Controller):
             stage=query.stage,
             customer_slug=query.customer,
             updated_since=query.updated_since,
+            external_ref=query.external_ref,
             limit=PER_PAGE,
             offset=offset(query.page, PER_PAGE),
         )

@@ -9,6 +9,7 @@ import msgspec
 from api.params import PageNumber, UpdatedSince
 from models.orders.queries import Stage
 from models.schemas.common import Schema
+from models.schemas.orders import MAX_EXTERNAL_REF
 
 
 class OrderListQuery(Schema):
@@ -18,6 +19,16 @@ class OrderListQuery(Schema):
     customer: (
         Annotated[
             str, msgspec.Meta(description="Customer slug; an unknown slug gives an empty list")
+        ]
+        | None
+    ) = None
+    external_ref: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=MAX_EXTERNAL_REF,
+                description="Extension: the order with this external_ref (exact), if any",
+            ),
         ]
         | None
     ) = None

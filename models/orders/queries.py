@@ -17,6 +17,7 @@ from models.orders.item_reads import ItemView, items_of
 from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug
+MAX_EXTERNAL_REF = 100  # orders.external_ref
 
 # What the columns hold (models/stages.py, models/invoices/ and models/artwork.py write them).
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
@@ -157,7 +158,9 @@ INVOICES = Select(
 
 
 @functools.cache
-def list_statements(stage: bool, customer: bool, updated: bool) -> tuple[Sql, Select[OrderRow]]:
+def list_statements(
+    stage: bool, customer: bool, updated: bool, external_ref: bool = False
+) -> tuple[Sql, Select[OrderRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace)."""
     where, n = ["o.workspace = $1"], 1
     if stage:
@@ -172,6 +175,9 @@ def list_statements(stage: bool, customer: bool, updated: bool) -> tuple[Sql, Se
     if updated:
         n += 1
         where.append(f"o.updated_at >= ${n}")
+    if external_ref:  # unique in the workspace: one order or none
+        n += 1
+        where.append(f"o.external_ref = ${n}")
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM orders o WHERE {condition}")  # noqa: S608 - constant fragments
     page = Select(
@@ -192,17 +198,22 @@ async def list_orders(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
+    external_ref: str | None = None,
 ) -> tuple[int, list[OrderRow], list[LineRow]]:
     """Total, one page of order rows (newest first) and the lines of those orders (by order,
     then position)."""
     if customer_slug is not None and cannot_match(customer_slug, MAX_SLUG):
         return 0, [], []
+    if external_ref is not None and cannot_match(external_ref, MAX_EXTERNAL_REF):
+        return 0, [], []
     count, page = list_statements(
-        stage is not None, customer_slug is not None, updated_since is not None
+        stage is not None,
+        customer_slug is not None,
+        updated_since is not None,
+        external_ref is not None,
     )
-    args = [
-        value for value in (workspace_id, stage, customer_slug, updated_since) if value is not None
-    ]
+    given = (workspace_id, stage, customer_slug, updated_since, external_ref)
+    args = [value for value in given if value is not None]
     async with statements.connection() as reader:
         total, rows = await statements.counted_page(reader, count, page, args, limit, offset)
         lines = await reader.all(LINES, [row.id for row in rows]) if rows else []

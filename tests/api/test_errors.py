@@ -21,7 +21,7 @@ async def test_unknown_route_is_404_with_a_message(client):
     [
         ("DELETE", "/api/v1/orders/1", "GET"),
         ("PUT", "/api/v1/me", "GET"),
-        ("POST", "/api/v1/customers", "GET"),
+        ("PUT", "/api/v1/customers", "POST"),
         ("PATCH", "/api/v1/inventory", "GET"),
         ("DELETE", "/api/v1/customers/1", "GET"),
     ],

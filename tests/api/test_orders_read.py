@@ -164,6 +164,7 @@ async def test_detail_adds_history_invoices_and_artwork(client):
         },
         "items": [],  # an order of plain lines (DECISIONS §18)
         "revision": 1,
+        "ship_to": None,  # none given, and the customer has no default address (§19)
     }
     assert re.match(r"^INV-2026-\d{4,}$", paid.number)
     for invoice in detail["invoices"]:
@@ -352,3 +353,24 @@ async def test_unknown_order_is_404(client):
 
     assert response.status_code == 404
     assert response.json() == {"message": "Order not found"}
+
+
+async def test_the_list_finds_an_order_by_its_external_ref(client):
+    ws, _, auth = await factories.account()
+    c = await factories.customer(ws)
+    await factories.order(ws, c, external_ref="shop-1001")
+    wanted = await factories.order(ws, c, external_ref="shop-1002")
+    await factories.order(ws, c)
+    other_ws, _, _ = await factories.account()
+    await factories.order(other_ws, await factories.customer(other_ws), external_ref="shop-1002")
+
+    found = await client.get("/api/v1/orders?external_ref=shop-1002", headers=auth)
+    assert found.status_code == 200, found.text
+    assert [row["id"] for row in found.json()["data"]] == [wanted.id]
+    assert found.json()["total"] == 1
+    for missing in ("shop-9", "SHOP-1002", "shop-1002%00"):
+        none = await client.get(f"/api/v1/orders?external_ref={missing}", headers=auth)
+        assert (none.status_code, none.json()["data"]) == (200, []), missing
+    too_long = await client.get(f"/api/v1/orders?external_ref={'x' * 101}", headers=auth)
+    assert too_long.status_code == 422
+    assert list(too_long.json()["errors"]) == ["external_ref"]

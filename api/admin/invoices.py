@@ -165,6 +165,9 @@ class InvoiceController(Controller):
         except payments.PaidInFuture:
             words = "The date must not be in the future."
             return await self._show(request, number, typed=typed, errors={"date": [words]})
+        except payments.PaidTooEarly:
+            words = "The date must not be before 1970-01-01."
+            return await self._show(request, number, typed=typed, errors={"date": [words]})
         except RuleRefused as refused:
             return await self._show(request, number, typed=typed, message=refused.message)
         except InvalidFields as invalid:  # the domain's own wording, should any other remain

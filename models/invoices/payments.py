@@ -28,6 +28,7 @@ from models.webhooks.names import EventName
 MAX_REFERENCE = 100
 # A payment may be dated a little ahead of this server's clock (another machine's clock).
 FUTURE_SLACK = dt.timedelta(minutes=5)
+EARLIEST = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)  # no payment is older than the service
 
 
 class Overpaid(InvalidFields):
@@ -49,6 +50,11 @@ class Overpaid(InvalidFields):
 class PaidInFuture(InvalidFields):
     def __init__(self) -> None:
         super().__init__({"paid_at": ["The paid_at field must not be in the future."]})
+
+
+class PaidTooEarly(InvalidFields):
+    def __init__(self) -> None:
+        super().__init__({"paid_at": ["The paid_at field must not be before 1970-01-01."]})
 
 
 class _Locked(msgspec.Struct, array_like=True, frozen=True):
@@ -112,8 +118,8 @@ async def record_payment(
     actor: Actor,
 ) -> Recorded:
     """Record a payment of `amount_cents` (1 to the balance) against the invoice named by id
-    or INV- number; raises NotFoundError, RuleRefused (not an issued invoice), Overpaid, or
-    PaidInFuture."""
+    or INV- number; raises NotFoundError, RuleRefused (not an issued invoice), Overpaid,
+    PaidInFuture or PaidTooEarly."""
     now = clock.now()
     async with db.transaction():
         row = await _lock(workspace_id, invoice)
@@ -142,6 +148,8 @@ async def _pay(
     when = now if paid_at is None else _utc(paid_at)
     if when > now + FUTURE_SLACK:
         raise PaidInFuture
+    if when < EARLIEST:
+        raise PaidTooEarly
     reference = (reference or "").strip() or None
     payment = Payment(
         workspace=workspace_id,
@@ -198,7 +206,12 @@ async def _pay(
 
 def _utc(value: dt.datetime) -> dt.datetime:
     """A date-time without an offset is UTC, as everywhere in the API."""
-    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+    if value.tzinfo is None:
+        return value.replace(tzinfo=dt.UTC)
+    try:
+        return value.astimezone(dt.UTC)
+    except OverflowError:  # 0001-01-01 in an offset east of UTC: before any date there is
+        raise PaidTooEarly from None
 
 
 async def _settled(row: _Locked, workspace_id: int, now: dt.datetime) -> None:

@@ -157,6 +157,8 @@ async def test_refusals_come_back_beside_their_fields_and_change_nothing(shop: S
         ({"amount": "1", "method": "bitcoin"}, "method", "Choose how it was paid."),
         ({"amount": "1", "date": "27/11/2026"}, "date", "Type the date as YYYY-MM-DD"),
         ({"amount": "1", "date": tomorrow}, "date", "The date must not be in the future."),
+        ({"amount": "1", "date": "1969-12-31"}, "date", "The date must not be before 1970-01-01."),
+        ({"amount": "1", "date": "0001-01-01"}, "date", "The date must not be before 1970-01-01."),
         (
             {"amount": "1", "reference": "x" * 101},
             "reference",

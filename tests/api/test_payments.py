@@ -162,6 +162,16 @@ async def test_lifetime_value_counts_only_paid_invoices(client) -> None:
             "paid_at",
             "future",
         ),
+        (
+            {"amount_cents": 100, "method": "cash", "paid_at": "1969-12-31T23:59:59Z"},
+            "paid_at",
+            "before 1970-01-01",
+        ),
+        (
+            {"amount_cents": 100, "method": "cash", "paid_at": "0001-01-01T00:00:00+05:00"},
+            "paid_at",
+            "before 1970-01-01",
+        ),
     ],
 )
 async def test_refused_payments_change_nothing(client, body, field, words) -> None:

@@ -10,8 +10,10 @@ out is what is measured: Litestar (routing, request and response machinery), the
 the request log, the metrics, query-parameter parsing beyond `page`, and a second pooled
 connection per request (Pressline's authentication and its handler each take one; the floor
 takes one).
-`POST /api/v1/orders` (without an Idempotency-Key) authenticates on one connection and then
-runs the same domain call in one transaction as Pressline's handler: the same 1 + 9 statements.
+`POST /api/v1/orders` and `POST /api/v1/customers` (without an Idempotency-Key) authenticate
+on one connection and then run the same domain call in one transaction as Pressline's handler
+(`models.orders.creating.create`: 1 + 9 statements; `models.customers.records.create_customer`
+and the detail read back), answered with the same body, `Location` (and the customer's `ETag`).
 
     DATABASE_URL=... python -m benchmarks.serve benchmarks.floor:app 8001
     DATABASE_URL=... python -m benchmarks.floor --check   # bodies and statement counts
@@ -29,11 +31,12 @@ from urllib.parse import parse_qsl
 
 import msgspec
 
-from api import links
+from api import etags, links
 from api.auth import Principal, admit, bearer_token
 from api.controllers.customers import PER_PAGE as CUSTOMERS_PER_PAGE
 from api.controllers.events import PER_PAGE as EVENTS_PER_PAGE
 from api.controllers.inventory import PER_PAGE as SKUS_PER_PAGE
+from api.controllers.invoices import PER_PAGE as INVOICES_PER_PAGE
 from api.controllers.orders import PER_PAGE as ORDERS_PER_PAGE
 from api.errors import ApiError, NotFound, Unauthorized
 from api.pagination import offset, page_of
@@ -41,19 +44,32 @@ from api.request_path import read_headers
 from api.schemas.common import ErrorBody
 from api.schemas.events import event_bodies
 from api.schemas.inventory import sku_bodies
+from api.schemas.invoices import invoice_bodies
 from api.schemas.users import user_body
 from models import clock, db, statements, tokens
 from models.actors import Actor
 from models.customers import queries as customer_queries
+from models.customers import records as customer_records
 from models.filters import MAX_ID
+from models.invoices import queries as invoice_queries
 from models.orders import creating
 from models.orders import queries as order_queries
-from models.orders.lines import NewLine
+from models.orders.item_reads import items_of
 from models.queries import auth as auth_queries
 from models.queries import events as event_queries
 from models.queries import inventory as sku_queries
-from models.schemas.customers import customer_detail_body, customer_row_bodies
-from models.schemas.orders import OrderCreate, order_bodies, order_detail_body
+from models.schemas.customers import (
+    CustomerCreate,
+    customer_detail_body,
+    customer_row_bodies,
+    detail_etag,
+)
+from models.schemas.orders import (
+    OrderCreate,
+    order_bodies,
+    order_detail_body,
+    validated_part,
+)
 from models.settings import get_settings
 from models.statements import Reader
 
@@ -62,6 +78,7 @@ ORDERS_COUNT, ORDERS_PAGE = order_queries.list_statements(False, False, False)
 CUSTOMERS_COUNT, CUSTOMERS_PAGE = customer_queries.list_statements(False, False)
 SKUS_COUNT, SKUS_PAGE = sku_queries.list_statements(False, False, False)
 EVENTS_COUNT, EVENTS_PAGE = event_queries.list_statements(0, False, False)
+INVOICES_COUNT, INVOICES_PAGE = invoice_queries.list_statements(False, False, False)
 
 PUBLIC = links.public_base(get_settings().public_url)
 
@@ -138,6 +155,7 @@ async def order_detail(conn: Reader, request: Request, order_id: int) -> Any:
         history=await conn.all(order_queries.HISTORY, order_id),
         invoices=await conn.all(order_queries.INVOICES, order_id),
         proofs=await conn.all(order_queries.PROOFS, order_id),
+        items=await items_of(conn, workspace_id, order_id),
     )
     return order_detail_body(rows, request.principal.timezone)
 
@@ -196,12 +214,26 @@ async def events(conn: Reader, request: Request) -> Any:
     return _page_body(request, event_bodies(rows), page, EVENTS_PER_PAGE, total)
 
 
+async def invoices(conn: Reader, request: Request) -> Any:
+    page = _page_number(request)
+    total, rows = await statements.counted_page(
+        conn,
+        INVOICES_COUNT,
+        INVOICES_PAGE,
+        [request.principal.workspace_id],
+        INVOICES_PER_PAGE,
+        offset(page, INVOICES_PER_PAGE),
+    )
+    return _page_body(request, invoice_bodies(rows), page, INVOICES_PER_PAGE, total)
+
+
 ROUTES: dict[str, Handler] = {
     "/api/v1/me": me,
     "/api/v1/orders": orders,
     "/api/v1/customers": customers,
     "/api/v1/inventory": inventory,
     "/api/v1/events": events,
+    "/api/v1/invoices": invoices,
 }
 DETAIL_ROUTES: dict[str, Handler] = {
     "/api/v1/orders/": order_detail,
@@ -226,35 +258,57 @@ def _route(path: str) -> tuple[Handler, tuple[int, ...]] | None:
 async def create_order(request: Request, body: bytes) -> Any:
     """`POST /orders` without an Idempotency-Key: the body decoded into Pressline's own
     request Struct, then the same domain call in one transaction as Pressline's handler
-    (`models.orders.creating.create`: its 9 statements), answered with the same detail body."""
+    (`models.orders.creating.create`: its 9 statements for plain lines), answered with the
+    same detail body, `Location` and the order's `ETag`."""
     data = msgspec.json.decode(body, type=OrderCreate)
     principal = request.principal
-    lines = [
-        NewLine(
-            description=line.description,
-            quantity=line.quantity,
-            unit_price_cents=line.unit_price_cents,
-            sku=line.sku,
-        )
-        for line in data.lines
-    ]
     async with db.transaction():
         created = await creating.create(
             workspace_id=principal.workspace_id,
             customer_id=data.customer_id,
-            lines=lines,
+            lines=data.new_lines(),
+            items=data.new_items(),
+            ship_to=None if data.ship_to is None else data.ship_to.new_address(),
+            ship_to_address_id=data.ship_to_address_id,
             due_by=data.due_by,
             notes=data.notes or "",
             external_ref=data.external_ref,
             actor=Actor.token(principal.token_id, principal.user_id),
         )
+    detail = order_detail_body(created, principal.timezone)
     location = f"{links.endpoint_url(request.scope, PUBLIC).rstrip('/')}/{created.order.id}"
-    return Created(order_detail_body(created, principal.timezone), location)
+    return Created(encode(detail), location, etags.of(validated_part(detail)))
+
+
+async def create_customer(request: Request, body: bytes) -> Any:
+    """`POST /customers` without an Idempotency-Key: the body decoded into Pressline's own
+    request Struct, then in one transaction, as Pressline's handler: the same domain call
+    (`models.customers.records.create_customer`) and the same detail read back, answered with
+    the same bytes, `Location` and `ETag`."""
+    data = msgspec.json.decode(body, type=CustomerCreate)
+    workspace_id = request.principal.workspace_id
+    async with db.transaction():
+        row = await customer_records.create_customer(
+            workspace_id=workspace_id, **data.create_arguments()
+        )
+        rows = await customer_queries.get_customer(workspace_id, row.id)
+    if rows is None:  # written in the same transaction: it is there
+        raise NotFound("Customer not found")
+    encoded = encode(customer_detail_body(rows))
+    location = f"{links.endpoint_url(request.scope, PUBLIC).rstrip('/')}/{row.id}"
+    return Created(encoded, location, detail_etag(encoded))
 
 
 class Created(msgspec.Struct):
     body: Any
     location: str
+    etag: str | None = None
+
+
+CREATES: dict[str, Callable[[Request, bytes], Awaitable[Created]]] = {
+    "/api/v1/orders": create_order,
+    "/api/v1/customers": create_customer,
+}
 
 
 async def read_body(receive: Any) -> bytes:
@@ -271,8 +325,9 @@ class Floor:
         if scope["type"] == "lifespan":
             await self.lifespan(receive, send)
             return
-        if scope["method"] == "POST" and scope["path"] == "/api/v1/orders":
-            status, body, extra = await self.create(scope, await read_body(receive))
+        creator = CREATES.get(scope["path"]) if scope["method"] == "POST" else None
+        if creator is not None:
+            status, body, extra = await self.create(creator, scope, await read_body(receive))
         else:
             status, body, extra = await self.answer(scope)
         headers = [
@@ -299,17 +354,24 @@ class Floor:
         return 200, encode(result), []
 
     async def create(
-        self, scope: dict[str, Any], body: bytes
+        self,
+        creator: Callable[[Request, bytes], Awaitable[Created]],
+        scope: dict[str, Any],
+        body: bytes,
     ) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
         try:
             async with statements.connection() as conn:
                 principal = await authenticate(conn, scope)
             request = Request(scope, dict(scope["headers"]), principal)
-            created = await create_order(request, body)
+            created = await creator(request, body)
         except ApiError as exc:
             extra = [(k.lower().encode(), v.encode()) for k, v in (exc.headers or {}).items()]
             return exc.status_code, encode(exc.body()), extra
-        return 201, encode(created.body), [(b"location", created.location.encode())]
+        answer = created.body if isinstance(created.body, bytes) else encode(created.body)
+        headers = [(b"location", created.location.encode())]
+        if created.etag is not None:
+            headers.append((b"etag", created.etag.encode()))
+        return 201, answer, headers
 
     async def lifespan(self, receive: Any, send: Any) -> None:
         """The database as Pressline's lifespan opens it (`models.db.start`, from
@@ -331,14 +393,26 @@ app = Floor()
 # --- the check: same bodies, same statements ----------------------------------------------
 
 
-async def asgi_get(app: Any, target: str, token: str | None) -> tuple[int, bytes]:
-    """One GET through an ASGI app, in this process (host `bench.local`, as the links show)."""
+async def asgi_get(
+    app: Any,
+    target: str,
+    token: str | None,
+    *,
+    method: str = "GET",
+    body: bytes = b"",
+    answered: list[bytes] | None = None,
+) -> tuple[int, bytes]:
+    """One request through an ASGI app, in this process (host `bench.local`, as the links
+    show); the names of the response's headers go to `answered` when given."""
     path, _, query = target.partition("?")
     headers = [(b"host", b"bench.local"), (b"accept", b"application/json")]
     if token is not None:
         headers.append((b"authorization", f"Bearer {token}".encode()))
+    if body:
+        headers += [(b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode())]  # fmt: skip
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
         "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
         "root_path": "", "headers": headers, "client": ("127.0.0.1", 40000),
         "server": ("127.0.0.1", 8000), "state": {},
@@ -346,13 +420,16 @@ async def asgi_get(app: Any, target: str, token: str | None) -> tuple[int, bytes
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
     await app(scope, receive, send)
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    status = start["status"]
+    if answered is not None:
+        answered.extend(sorted(name.lower() for name, _ in start.get("headers", [])))
     return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
@@ -391,6 +468,9 @@ def check_targets(users: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
             ("/api/v1/events", token),
             ("/api/v1/events?page=2", token),
             ("/api/v1/events?page=100000", token),
+            ("/api/v1/invoices", token),
+            ("/api/v1/invoices?page=2", token),
+            ("/api/v1/invoices?page=100000", token),
             (f"/api/v1/customers/{user['customers'][0]}", token),
             (f"/api/v1/customers/{user['customers'][-1]}", token),
             (f"/api/v1/orders/{user['orders'][0]}", token),
@@ -400,6 +480,35 @@ def check_targets(users: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         ]
     targets.append(("/api/v1/orders", "plk_not-a-token"))
     return targets
+
+
+def check_creates(user: dict[str, Any]) -> list[tuple[str, bytes]]:
+    """The creates the benchmark sends, each sent once to each app (two records each)."""
+    import random
+
+    from benchmarks.http import create_body, customer_body
+
+    rng = random.Random(5)
+    return [
+        ("/api/v1/orders", create_body(user, rng).encode()),
+        ("/api/v1/customers", customer_body(-2, rng).encode()),
+    ]
+
+
+# What two creates of the same body give differently: the new records' ids, numbers, slugs
+# and times.
+MASKED = {"id", "number", "slug", "created_at", "updated_at", "at"}
+
+
+def masked(answer: bytes) -> Any:
+    def walk(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: "*" if k in MASKED else walk(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    return walk(msgspec.json.decode(answer))
 
 
 async def check(url: str) -> int:
@@ -426,6 +535,28 @@ async def check(url: str) -> int:
                 failures += 1
                 print(f"DIFFERENT {target}: statements {counts[0]} / {counts[1]}")
                 print(f"  pressline {answers[0]!r:.600}\n  floor     {answers[1]!r:.600}")
+        for target, body in check_creates(users[0]):
+            answers, counts, names = [], [], []
+            for asgi in (pressline, app):
+                seen = []
+                answered: list[bytes] = []
+                with counting(seen):
+                    answers.append(
+                        await asgi_get(
+                            asgi, target, users[0]["token"], method="POST", body=body,
+                            answered=answered,
+                        )
+                    )  # fmt: skip
+                counts.append(len(seen))
+                names.append({b"location", b"etag"} & set(answered))
+            shown = [(status, masked(answer)) for status, answer in answers]
+            same = shown[0] == shown[1] and counts[0] == counts[1] and names[0] == names[1]
+            request = f"POST {target} (ids, numbers, slugs, times masked)"
+            rows.append((request, answers[0][0], counts[0], counts[1], "same" if same else "DIFF"))
+            if not same:
+                failures += 1
+                print(f"DIFFERENT POST {target}: statements {counts[0]} / {counts[1]}, {names}")
+                print(f"  pressline {shown[0]!r:.900}\n  floor     {shown[1]!r:.900}")
     print(common.table(["request", "status", "Pressline statements", "floor", "body"], rows))
     verdict = "identical" if not failures else f"{failures} different"
     print(f"floor check on {common.label(url)}: {len(rows)} requests, {verdict}", flush=True)

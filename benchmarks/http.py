@@ -8,6 +8,9 @@ benchmark users' tokens.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/pressline_bench python -m benchmarks.http
     python -m benchmarks.http --smoke        # tiny throwaway databases, a few seconds
 
+`invoices` is `GET /invoices` (its first page, 50 invoices); `create_customer` is
+`POST /customers` with a contact and an address, 16 clients, like `create` (`POST /orders`).
+
 `--endpoints items` (Pressline alone): `POST /orders` with 5 items x 6 sizes x 2 imprints
 against the same order sent as the plain lines those items expand to, back to back on the same
 server in every round (DECISIONS §18; the floor has no items).
@@ -34,7 +37,9 @@ from benchmarks import common
 
 common.require_module_run(__package__, "http")
 
-READ_ENDPOINTS = ("me", "orders", "order", "customers", "customer", "inventory", "events")
+READ_ENDPOINTS = (
+    "me", "orders", "order", "customers", "customer", "inventory", "events", "invoices"
+)  # fmt: skip
 FLOOR_TARGETS = {  # the targets, as a ratio of the floor's req/s on PostgreSQL
     "me": 0.7,
     "orders": 0.85,
@@ -43,13 +48,18 @@ FLOOR_TARGETS = {  # the targets, as a ratio of the floor's req/s on PostgreSQL
     "customer": 0.8,
     "inventory": 0.85,
     "events": 0.7,
+    "invoices": 0.6,  # issue 28
 }
 SQLITE_TARGETS = {"me": 0.5, "order": 0.6, "customer": 0.6}  # the lists: SQLITE_TARGET
 SQLITE_TARGET = 0.5
 CREATE_TARGET = 0.8  # creates/s with 16 clients, as a ratio of the floor's
+# The creates, with 16 clients each: what they post to and their targets (PostgreSQL).
+CREATES = {"create": "/api/v1/orders", "create_customer": "/api/v1/customers"}
+CREATE_TARGETS = {"create": CREATE_TARGET, "create_customer": 0.6}  # the second: issue 28
 # An order of items against the same order as plain lines: creates/s, items / lines.
 ITEMS_TARGET = 0.8
 ITEM_RUNS = ("create_items", "create_lines")
+INVOICES_PAGE = 50  # api/controllers/invoices.py PER_PAGE
 
 
 @dataclass
@@ -82,7 +92,7 @@ def request_specs(users: list[dict[str, Any]], endpoint: str, seed: int = 7) -> 
         token = user["token"]
         if endpoint == "me":
             specs.append(["GET", "/api/v1/me", token, None])
-        elif endpoint in ("orders", "customers", "inventory", "events"):
+        elif endpoint in ("orders", "customers", "inventory", "events", "invoices"):
             specs.append(["GET", f"/api/v1/{endpoint}", token, None])
         elif endpoint == "order":
             specs.append(["GET", f"/api/v1/orders/{rng.choice(user['orders'])}", token, None])
@@ -90,6 +100,9 @@ def request_specs(users: list[dict[str, Any]], endpoint: str, seed: int = 7) -> 
             specs.append(["GET", f"/api/v1/customers/{rng.choice(user['customers'])}", token, None])
         elif endpoint == "create":
             specs.append(["POST", "/api/v1/orders", token, create_body(user, rng)])
+        elif endpoint == "create_customer":
+            body = customer_body(index, rng)
+            specs.append(["POST", "/api/v1/customers", token, body])
         elif endpoint in ITEM_RUNS:  # the same seed: the same orders in both runs
             order = items_order(user, rng)
             if endpoint == "create_lines":
@@ -115,6 +128,24 @@ def create_body(user: dict[str, Any], rng: random.Random) -> str:
     return json.dumps(
         {"customer_id": rng.choice(user["customers"]), "lines": lines, "due_by": "2026-12-24"}
     )
+
+
+def customer_body(index: int, rng: random.Random) -> str:
+    """A storefront's new buyer: a name no other request of the set has (the slug is made
+    from it, so names repeat only when the load cycles through the set again), one contact,
+    one address. No external_ref: a repeated one would be refused (422)."""
+    name = f"Storefront Buyer {index + 1:05d} {rng.choice(('Ltd', 'Club', 'Studio'))}"
+    slug = name.lower().replace(" ", "-")
+    return json.dumps(
+        {
+            "name": name,
+            "payment_terms": rng.choice(("prepaid", "net_30")),
+            "contacts": [{"name": "Alex Buyer", "email": f"alex@{slug}.example",
+                          "phone": "+44 20 7946 0000"}],
+            "addresses": [{"label": "Shipping", "name": "Alex Buyer", "line1": "1 Mill Lane",
+                           "city": "Leeds", "postal_code": "LS1 4AP", "country": "GB"}],
+        }
+    )  # fmt: skip
 
 
 # Garments no benchmark SKU has (benchmarks/seed.py STYLES), so both forms carry no SKU and
@@ -306,16 +337,21 @@ def measure(
 # --- the benchmark -------------------------------------------------------------------------
 
 
-def create_supported(server: common.Server, users: list[dict[str, Any]]) -> bool:
-    body = create_body(users[0], random.Random(1))
+def create_supported(server: common.Server, users: list[dict[str, Any]], endpoint: str) -> bool:
+    """One create through `server` first: false when it has no such route (an older
+    `--baseline`), an error when it refuses the benchmark's body."""
+    rng = random.Random(1)
+    # (the customer: a name of its own, outside the measured set)
+    body = create_body(users[0], rng) if endpoint == "create" else customer_body(-1, rng)
+    path = CREATES[endpoint]
     status, answer = common.http_request(
-        "POST", server.base + "/api/v1/orders", token=users[0]["token"], body=body.encode()
+        "POST", server.base + path, token=users[0]["token"], body=body.encode()
     )
     if status == 201:
         return True
     if status in (404, 405):
         return False
-    raise RuntimeError(f"POST /api/v1/orders answered {status}: {answer[:300]!r}")
+    raise RuntimeError(f"{server.name} POST {path} answered {status}: {answer[:300]!r}")
 
 
 def same_order(server: common.Server, users: list[dict[str, Any]]) -> str | None:
@@ -359,21 +395,29 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
     if client == "auto":
         client = "wrk" if shutil.which("wrk") else "python"
     endpoints = [e for e in READ_ENDPOINTS if e in args.endpoints]
-    specs = {e: request_specs(users, e) for e in [*endpoints, "create"]}
+    creates = [e for e in CREATES if e in args.endpoints]
+    specs = {e: request_specs(users, e) for e in [*endpoints, *creates]}
     if "items" in args.endpoints:
         specs.update({e: request_specs(users, e) for e in ITEM_RUNS})
     results: dict[str, dict[str, list[Run]]] = defaultdict(lambda: defaultdict(list))
     peak_rss: dict[str, int] = defaultdict(int)
     notes: list[str] = []
-    create_ok: dict[str, bool] = {}
+    create_ok: dict[tuple[str, str], bool] = {}
     items_ok: dict[str, bool] = {}
     rss_after: dict[str, int] = defaultdict(int)
     print(f"{common.label(url)}: {len(users)} benchmark users, client {client}", flush=True)
+    if "invoices" in endpoints:  # a full first page in every workspace, or say so
+        short = min(users, key=lambda user: user.get("invoices", INVOICES_PAGE))
+        if short.get("invoices", INVOICES_PAGE) < INVOICES_PAGE:
+            raise RuntimeError(
+                f"workspace {short['workspace_id']} has {short['invoices']} invoices, fewer "
+                f"than a page of GET /invoices ({INVOICES_PAGE}): seed more orders"
+            )
     with tempfile.TemporaryDirectory(prefix="pressline_http_") as tmp_name:
         tmp = Path(tmp_name)
         for round_no in range(args.rounds):
             apps = [("pressline", common.PRESSLINE_APP, common.ROOT)]
-            if endpoints or "create" in args.endpoints:  # the item runs need no floor
+            if endpoints or creates:  # the item runs need no floor
                 apps.append(("floor", common.FLOOR_APP, common.ROOT))
             if args.baseline:  # the same app from another checkout, in the same rounds
                 apps.insert(1, ("baseline", common.PRESSLINE_APP, args.baseline))
@@ -397,22 +441,24 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                             + (f"  NON-2XX {run.non_2xx}" if run.non_2xx else ""),
                             flush=True,
                         )
-                    if "create" in args.endpoints:
-                        if name not in create_ok:
-                            create_ok[name] = create_supported(server, users)
-                            if not create_ok[name]:
-                                notes.append(f"{name}: POST /api/v1/orders is not there: skipped")
-                        if create_ok[name]:
+                    for endpoint in creates:
+                        if (name, endpoint) not in create_ok:
+                            supported = create_supported(server, users, endpoint)
+                            create_ok[(name, endpoint)] = supported
+                            if not supported:
+                                notes.append(f"{name}: POST {CREATES[endpoint]} is not there")
+                        if create_ok[(name, endpoint)]:
                             run = measure(
-                                server, client, specs["create"], connections=16,
+                                server, client, specs[endpoint], connections=16,
                                 seconds=args.seconds, warmup=0, tmp=tmp,
                             )  # fmt: skip
-                            results["create"][name].append(run)
+                            results[endpoint][name].append(run)
                             failed = f"  NON-2XX {run.non_2xx}" if run.non_2xx else ""
                             print(
-                                f"  round {round_no + 1} {name:9} create    {run.rps:8.0f} "
+                                f"  round {round_no + 1} {name:9} {endpoint:15} {run.rps:8.0f} "
                                 f"creates/s  p50 {run.p50_ms:6.1f} ms  p99 {run.p99_ms:6.1f} ms"
-                                + failed,
+                                f"  cpu {run.server_cpu_ms_per_req:5.2f} ms/req"
+                                f" (db {run.db_cpu_ms_per_req:4.2f})" + failed,
                                 flush=True,
                             )
                     if "items" in args.endpoints and name != "floor":
@@ -503,8 +549,8 @@ def summary_row(
     floor = [Run(**r) for r in by_app.get("floor", [])]
     p_rps = common.median([r.rps for r in press])
     f_rps = common.median([r.rps for r in floor]) if floor else float("nan")
-    if endpoint == "create":
-        goal = CREATE_TARGET
+    if endpoint in CREATE_TARGETS:
+        goal = CREATE_TARGETS[endpoint]
     else:
         goal = FLOOR_TARGETS[endpoint] if postgres else SQLITE_TARGETS.get(endpoint, SQLITE_TARGET)
     target = f">= {goal:.2f}x"
@@ -638,8 +684,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
     parser.add_argument(
         "--endpoints",
-        default=",".join([*READ_ENDPOINTS, "create", "items"]),
-        help="comma-separated subset of " + ",".join([*READ_ENDPOINTS, "create", "items"]),
+        default=",".join([*READ_ENDPOINTS, *CREATES, "items"]),
+        help="comma-separated subset of " + ",".join([*READ_ENDPOINTS, *CREATES, "items"]),
     )
     parser.add_argument("--soak", type=int, default=0, help="then N requests watching RSS")
     parser.add_argument("--soak-max-seconds", type=float, default=1200)

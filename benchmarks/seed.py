@@ -32,6 +32,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from benchmarks import common
+from models.invoices import terms
 
 END = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)  # the data set's "today" (fixed: reproducible)
 SPAN = dt.timedelta(days=3 * 365)
@@ -124,6 +125,7 @@ class Generator:
         # what an event needs of its order: workspace, id, number, customer, due_by
         self.event_orders: list[tuple[WorkspaceInfo, int, str, int, dt.datetime | None]] = []
         self.customer_refs: dict[int, dict[str, Any]] = {}
+        self.customer_terms: dict[int, str] = {}  # an invoice's due date follows them
 
     def next_id(self, table: str) -> int:
         self.ids[table] += 1
@@ -181,10 +183,12 @@ class Generator:
                 price_list = rng.choice(list_ids) if rng.random() < 0.7 else None
                 tax_exempt = rng.random() < 0.05
                 updated = at + dt.timedelta(seconds=rng.randrange(int(SPAN.total_seconds())))
+                payment_terms = rng.choice(TERMS)
                 customers.append(
-                    (customer_id, ws.id, name, slug, price_list, rng.choice(TERMS),
+                    (customer_id, ws.id, name, slug, price_list, payment_terms,
                      rng.choice(CARRIERS), tax_exempt, at, updated)
                 )  # fmt: skip
+                self.customer_terms[customer_id] = payment_terms
                 ws.customers.append((customer_id, tax_exempt))
                 self.customer_refs[customer_id] = {"id": customer_id, "name": name, "slug": slug}
                 for position in range(rng.randint(1, 3)):
@@ -312,10 +316,14 @@ class Generator:
             status = "paid" if paid_at < END and rng.random() < 0.85 else "issued"
             if status == "paid":
                 updated = max(updated, paid_at)
+            # due by the customer's terms from issue; a paid invoice paid in full (as the
+            # migration that added both columns fills in the invoices issued before it)
             batch["invoices"].append(
                 (self.next_id("invoices"), ws.id, order_id, customer_id, inv_number, inv_year,
                  inv_seq, status, subtotal + tax, ws.currency, dispatched_at,
-                 paid_at if status == "paid" else None, dispatched_at, updated)
+                 paid_at if status == "paid" else None, dispatched_at, updated,
+                 terms.due_at(dispatched_at, self.customer_terms[customer_id]),
+                 subtotal + tax if status == "paid" else 0)
             )  # fmt: skip
 
         # artwork: proofed and approved once the order left the artwork stage
@@ -436,7 +444,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                       "at"),
     "invoices": ("id", "workspace", "order", "customer", "number", "number_year", "number_seq",
                  "status", "total_cents", "currency", "issued_at", "paid_at", "created_at",
-                 "updated_at"),
+                 "updated_at", "due_at", "paid_cents"),
     "artwork": ("id", "workspace", "order", "status", "version", "approved_at", "updated_at"),
     "number_sequences": ("id", "workspace", "kind", "year", "last_value"),
     "webhook_events": ("id", "workspace", "event_id", "name", "order", "customer", "body",
@@ -694,6 +702,8 @@ async def seed(url: str, args: argparse.Namespace) -> None:
 
     write_tokens(url, gen, scale, args.seed)
     total = time.perf_counter() - began
+    fewest = min(sum(n for (w, _), n in gen.invoice_seq.items() if w == ws.id)
+                 for ws in gen.workspaces)  # fmt: skip
     print(
         common.table(
             ["table", "rows", "seconds"],
@@ -704,13 +714,16 @@ async def seed(url: str, args: argparse.Namespace) -> None:
         )
     )  # fmt: skip
     print(
-        f"seeded {common.label(url)}: {sum(writer.counts.values()):,} rows in {total:.1f} s; "
-        f"tokens in {common.tokens_path(url)}"
+        f"seeded {common.label(url)}: {sum(writer.counts.values()):,} rows in {total:.1f} s "
+        f"(the fewest invoices in a workspace: {fewest:,}); tokens in {common.tokens_path(url)}"
     )
 
 
 def write_tokens(url: str, gen: Generator, scale: Scale, seed: int) -> None:
     by_ws = {ws.id: ws for ws in gen.workspaces}
+    invoices: dict[int, int] = defaultdict(int)  # per workspace: GET /invoices pages are 50
+    for (ws_id, _), last in gen.invoice_seq.items():
+        invoices[ws_id] += last
     users = []
     for entry in gen.tokens:
         ws = by_ws[entry["workspace_id"]]
@@ -720,6 +733,7 @@ def write_tokens(url: str, gen: Generator, scale: Scale, seed: int) -> None:
                 "customers": [cid for cid, _ in ws.customers[:20]],
                 "orders": ws.sample_orders[:20],
                 "skus": ws.sample_skus,
+                "invoices": invoices[ws.id],
             }
         )
     data = {

@@ -23,10 +23,17 @@ JSON = {"Content-Type": "application/json"}
 ME = "/api/v1/me"
 
 
+async def records(ws: Any) -> dict[str, int | str]:
+    """A record of `ws` for every path parameter of the POST routes."""
+    customer = await factories.customer(ws)
+    order = await factories.order(ws, customer)
+    invoice = await factories.invoice(order)
+    return {"customer_id": customer.id, "order_id": order.id, "invoice_id": invoice.id}
+
+
 async def test_bodies_over_one_mib_answer_413_on_every_post(app, client):
     ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
-    ids = {"customer_id": 1, "order_id": order.id}
+    ids = await records(ws)
 
     async def chunks() -> Any:  # no Content-Length: the limit holds while streaming
         for _ in range(17):
@@ -70,10 +77,11 @@ async def test_a_body_of_exactly_one_mib_is_accepted(client):
     ],
 )
 async def test_malformed_json_is_a_422_naming_the_body(app, client, raw):
-    ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
+    ws, _, _ = await factories.account()
+    ids = await records(ws)
     for template in post_routes(app):
-        path = fill(template, {"order_id": order.id})
+        path = fill(template, ids)
+        auth = await factories.caller(ws)  # a fresh user per route: no write limit in play
         response = await client.post(path, content=raw, headers={**auth, **JSON})
         assert response.status_code == 422, (template, response.text[:300])
         body = response.json()
@@ -82,10 +90,11 @@ async def test_malformed_json_is_a_422_naming_the_body(app, client, raw):
 
 
 async def test_form_and_other_content_types_never_fail_the_server(app, client):
-    ws, _, auth = await factories.account()
-    order = await factories.order(ws, await factories.customer(ws))
+    ws, _, _ = await factories.account()
+    ids = await records(ws)
     for template in post_routes(app):
-        path = fill(template, {"order_id": order.id})
+        path = fill(template, ids)
+        auth = await factories.caller(ws)  # a fresh user per route: no write limit in play
         for headers, content in (
             ({"Content-Type": "application/x-www-form-urlencoded"}, b"to_stage=qc_pack"),
             ({"Content-Type": "multipart/form-data; boundary=x"}, b"--x--"),

@@ -30,7 +30,8 @@ from tests.api.test_events import every_event
 
 LIST_PARAMS = {
     "/api/v1/customers": {"search", "email", "external_ref", "updated_since", "page"},
-    "/api/v1/orders": {"stage", "customer", "updated_since", "page"},
+    "/api/v1/orders": {"stage", "customer", "external_ref", "updated_since", "page"},
+    "/api/v1/invoices": {"status", "customer", "updated_since", "page"},
     "/api/v1/inventory": {"search", "low", "updated_since", "page"},
     "/api/v1/events": {"type", "since", "order", "page"},
 }

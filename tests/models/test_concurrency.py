@@ -94,7 +94,7 @@ async def test_simultaneous_dispatches_of_one_order_happen_once(client):
     assert sku == {"on_hand": 93, "reserved": 0}
     assert await Invoice.count() == 1
     names = Counter(e["name"] for e in await WebhookEvent.select(WebhookEvent.name))
-    assert names == {"order.dispatched": 1, "invoice.issued": 1}
+    assert names == {"order.created": 1, "order.dispatched": 1, "invoice.issued": 1}
     assert await StageChange.count().where(StageChange.to_stage == "dispatched") == 1
     assert await CustomerMessage.count() == 1
 

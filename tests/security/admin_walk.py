@@ -10,7 +10,14 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 
 from models import clock, proofs
-from models.tables import ApiToken, ArtworkProof, CustomerMessage, StockMovement, Workspace
+from models.tables import (
+    Address,
+    ApiToken,
+    ArtworkProof,
+    CustomerMessage,
+    StockMovement,
+    Workspace,
+)
 from tests import factories
 from tests.admin.support import delivery, member, subscription
 from tests.proofs.files import png
@@ -102,6 +109,11 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         line_skus=[sku.id], external_ref=text("order external_ref", "PO-1"),
     )  # fmt: skip
     invoice = await factories.invoice(order)
+    address = Address(
+        workspace=ws.id, customer=customer.id, label="Warehouse",
+        line1="Unit 4", city="Leeds", country="GB", is_default=True, created_at=clock.now(),
+    )  # fmt: skip
+    await address.save()
     await StockMovement(
         workspace=ws.id, sku=sku.id, kind="adjustment", delta_on_hand=5,
         reason=text("stock reason", "Recount"), actor_kind="user", user=staff.id,
@@ -135,6 +147,7 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         "action": "disable",  # the webhook confirmation pages' action, not a record
         "customer_id": customer.id,
         "contact_id": contact.id,
+        "address_id": address.id,
         "code": sku.code,
         "sku_id": sku.id,
         "order_id": order.id,

@@ -123,6 +123,7 @@ def _fields(name: str) -> dict[str, Any]:
         return outbox.invoice_fields(
             order_id=1042,
             order_number="ORD-2026-0042",
+            invoice_id=31,
             invoice_number="INV-2026-0031",
             invoice_status=name.removeprefix("invoice."),
             total=14400,

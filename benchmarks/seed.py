@@ -395,7 +395,7 @@ class Generator:
                     )  # fmt: skip
                 elif name.startswith("invoice."):
                     fields = outbox.invoice_fields(
-                        order_id=order_id, order_number=number,
+                        order_id=order_id, order_number=number, invoice_id=order_id,
                         invoice_number=f"INV-{at.year}-{rng.randrange(1, 9_999):04d}",
                         invoice_status=name.removeprefix("invoice."),
                         total=rng.randrange(5_000, 500_000), currency=ws.currency,

@@ -87,6 +87,9 @@ class InvoiceEvent(Schema, tag_field="event"):
     occurred_at: OccurredAt
     order_id: Annotated[int, msgspec.Meta(description="Extension: the invoiced order's id")]
     order_number: str
+    invoice_id: Annotated[
+        int, msgspec.Meta(description="Extension: the invoice's id, as GET /v1/invoices/{id} takes")
+    ]
     invoice_number: Annotated[str, msgspec.Meta(description="INV-<year>-<sequence>")]
     invoice_status: InvoiceStatus
     total: Annotated[int, msgspec.Meta(description="Minor units (pence, cents)")]

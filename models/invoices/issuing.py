@@ -37,7 +37,7 @@ async def issue_invoice(
         number, seq = await next_number(
             workspace_id=workspace_id, kind="invoice", year=local_year(now, timezone)
         )
-        await Invoice(
+        invoice = Invoice(
             workspace=workspace_id,
             order=order_id,
             customer=customer_id,
@@ -52,13 +52,15 @@ async def issue_invoice(
             paid_cents=0,
             created_at=now,
             updated_at=now,
-        ).save()
+        )
+        await invoice.save()
         await outbox.record_event(
             workspace_id=workspace_id,
             name=EventName.INVOICE_ISSUED,
             fields=outbox.invoice_fields(
                 order_id=order_id,
                 order_number=order_number,
+                invoice_id=int(invoice.id),
                 invoice_number=number,
                 invoice_status=InvoiceStatus.ISSUED,
                 total=total_cents,

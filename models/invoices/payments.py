@@ -225,6 +225,7 @@ async def _settled(row: _Locked, workspace_id: int, now: dt.datetime) -> None:
         fields=outbox.invoice_fields(
             order_id=row.order_id,
             order_number=row.order_number,
+            invoice_id=row.id,
             invoice_number=row.number,
             invoice_status=InvoiceStatus.PAID,
             total=row.total_cents,

@@ -73,16 +73,18 @@ def invoice_fields(
     *,
     order_id: int,
     order_number: str,
+    invoice_id: int,
     invoice_number: str,
     invoice_status: str,
     total: int,
     currency: str,
 ) -> dict[str, Any]:
-    """Invoice events: `order_id` (extension) lets a receiver fetch the order, since the API
-    takes no document numbers."""
+    """Invoice events: `order_id` and `invoice_id` (extensions) let a receiver fetch the order
+    and the invoice, since the API takes no document numbers."""
     return {
         "order_id": order_id,
         "order_number": order_number,
+        "invoice_id": invoice_id,
         "invoice_number": invoice_number,
         "invoice_status": invoice_status,
         "total": total,

@@ -403,12 +403,14 @@ async def test_dispatch_records_order_dispatched_then_invoice_issued(client):
     # The dispatch's carrier (the customer's default) and tracking number close the body.
     assert '"due_by":null,"carrier":"DPD","tracking_number":null}' in events[0].body
     invoice = order["invoices"][0]
+    invoice_id = (await Invoice.select(Invoice.id).where(Invoice.order == order_id).first())["id"]
     assert events[1].body == (
         '{"event":"invoice.issued",'
         f'"event_id":"{events[1].event_id}",'
         f'"occurred_at":"{order["dispatched_at"]}",'
         f'"order_id":{order["id"]},'
         f'"order_number":"{order["number"]}",'
+        f'"invoice_id":{invoice_id},'
         f'"invoice_number":"{invoice["number"]}",'
         '"invoice_status":"issued",'
         f'"total":{order["totals"]["total_cents"]},'

@@ -5,7 +5,7 @@ Procfile runs them, on the test database; the storefront's webhook endpoint is a
 server that verifies every request with the official `standardwebhooks` package, as
 docs/storefront.md tells integrators to. The storefront finds or creates its buyer, sends the
 order, hears `order.created`; staff dispatch it in the admin (logged in through the real login
-form); the storefront hears `order.dispatched` and reads the carrier and tracking number back;
+form); the storefront hears `order.dispatched` with the carrier and tracking number;
 accounting records a part payment and then the rest, and `invoice.paid` arrives once.
 """
 
@@ -246,7 +246,8 @@ async def test_a_storefront_order_is_created_dispatched_and_paid(
             "artwork",
             "dispatched",
         )
-        # The event names the order; the carrier and tracking number are read from it.
+        # The event carries the carrier and tracking number; the order shows them too.
+        assert (heard["carrier"], heard["tracking_number"]) == (CARRIER, TRACKING)
         shipped = await storefront.get(f"/api/v1/orders/{order['id']}")
         assert shipped.status_code == 200, shipped.text
         assert (shipped.json()["carrier"], shipped.json()["tracking_number"]) == (

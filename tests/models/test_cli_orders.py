@@ -109,6 +109,7 @@ async def test_invoice_pay_records_invoice_paid(pressline):
         f'"occurred_at":"{clock.iso(row.paid_at)}",'
         f'"order_id":{order.id},'
         f'"order_number":"{order.number}",'
+        f'"invoice_id":{invoice.id},'
         f'"invoice_number":"{invoice.number}",'
         '"invoice_status":"paid",'
         f'"total":{invoice.total_cents},'

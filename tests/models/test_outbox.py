@@ -64,6 +64,7 @@ def test_the_body_keeps_the_documented_key_order():
         outbox.invoice_fields(
             order_id=7,
             order_number="ORD-2026-0007",
+            invoice_id=3,
             invoice_number="INV-2026-0003",
             invoice_status="paid",
             total=1200,
@@ -76,6 +77,7 @@ def test_the_body_keeps_the_documented_key_order():
         "occurred_at",
         "order_id",
         "order_number",
+        "invoice_id",
         "invoice_number",
         "invoice_status",
         "total",

@@ -33,7 +33,7 @@ FIGURES = Select(
     UNION ALL
     SELECT 'low_stock', '', COUNT(*) FROM skus s WHERE s.workspace = $1 AND {LOW}
     UNION ALL
-    SELECT 'unpaid', currency, CAST(SUM(total_cents) AS BIGINT) FROM invoices
+    SELECT 'unpaid', currency, CAST(SUM(total_cents - paid_cents) AS BIGINT) FROM invoices
     WHERE workspace = $1 AND status = 'issued' GROUP BY currency
     UNION ALL
     SELECT 'unpaid_count', '', COUNT(*) FROM invoices WHERE workspace = $1 AND status = 'issued'

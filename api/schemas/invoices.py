@@ -22,7 +22,7 @@ StatusName = Literal["draft", "issued", "paid", "void"]
 
 
 class InvoiceListQuery(Schema):
-    """`GET /invoices` parameters (docs/invoices-api.md)."""
+    """`GET /invoices` parameters (docs/api.md §4.14)."""
 
     status: (
         Annotated[StatusName, msgspec.Meta(description="Only invoices in this status")] | None

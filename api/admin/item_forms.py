@@ -21,7 +21,6 @@ from models import money as amounts
 from models.orders import items as rules
 from models.orders.garment_options import SizeOption
 from models.orders.item_reads import ItemView
-from models.orders.items import NewImprint, NewItem
 from models.schemas.items import MAX_CENTS_GIVEN
 
 ITEM_PARTS = ("style", "colour", "description", "unit_price", "other_size", "other_quantity")
@@ -259,33 +258,6 @@ def items_typed_from(views: Sequence[ItemView]) -> list[dict[str, Any]]:
             }
         )
     return typed
-
-
-def as_new_item(view: ItemView) -> NewItem:
-    """A stored garment as an edit would send it back unchanged."""
-    return NewItem(
-        style=view.style,
-        colour=view.colour,
-        description=view.description,
-        sizes=tuple(view.sizes.items()),
-        unit_price_cents=view.unit_price_cents,
-        size_upcharges_cents=tuple(view.size_upcharges_cents.items()),
-        imprints=tuple(
-            NewImprint(
-                location=i.location,
-                method=i.method,
-                colours=i.colours,
-                colour_names=tuple(i.colour_names),
-                stitches=i.stitches,
-                width_mm=i.width_mm,
-                height_mm=i.height_mm,
-                notes=i.notes,
-                unit_price_cents=i.unit_price_cents,
-                setup_cents=i.setup_cents,
-            )
-            for i in view.imprints
-        ),
-    )
 
 
 def _major_or_blank(cents: int) -> str:

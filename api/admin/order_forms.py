@@ -25,7 +25,7 @@ from models.errors import InvalidFields, normalise_newlines
 from models.filters import MAX_ID
 from models.orders.editing import KEEP, Keep, OrderEdit
 from models.orders.garment_options import OrderContent
-from models.orders.item_reads import ItemView
+from models.orders.item_reads import ItemView, as_new_item
 from models.orders.items import NewItem
 from models.orders.lines import NewLine, local_midnight
 from models.schemas.orders import (
@@ -271,8 +271,7 @@ def _same_items(new: Sequence[NewItem], views: Sequence[ItemView]) -> bool:
                 ordered, extra, item.imprints)  # fmt: skip
 
     return len(new) == len(views) and all(
-        garment(item) == garment(item_forms.as_new_item(view))
-        for item, view in zip(new, views, strict=True)
+        garment(item) == garment(as_new_item(view)) for item, view in zip(new, views, strict=True)
     )
 
 

@@ -29,8 +29,8 @@ from models.errors import InvalidFields, NotFoundError, RuleRefused, StaleError,
 from models.filters import MAX_ID
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
-from models.orders.item_reads import ItemView, items_of
-from models.orders.items import NewImprint, NewItem
+from models.orders.item_reads import as_new_item, items_of
+from models.orders.items import NewItem
 from models.orders.lines import NewLine, compute_totals, local_midnight
 from models.orders.queries import OrderRows, get_order
 from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
@@ -146,33 +146,6 @@ def _refusal(order: _Order, edit: OrderEdit) -> str | None:
     if edit.changes_content and order.stock_consumed:
         return f"Order {order.number} has used its stock; its lines can no longer change."
     return None
-
-
-def _kept_item(view: ItemView) -> NewItem:
-    """An item the edit leaves alone, as it is stored."""
-    return NewItem(
-        style=view.style,
-        colour=view.colour,
-        description=view.description,
-        sizes=tuple(view.sizes.items()),
-        unit_price_cents=view.unit_price_cents,
-        size_upcharges_cents=tuple(view.size_upcharges_cents.items()),
-        imprints=tuple(
-            NewImprint(
-                location=i.location,
-                method=i.method,
-                colours=i.colours,
-                colour_names=tuple(i.colour_names),
-                stitches=i.stitches,
-                width_mm=i.width_mm,
-                height_mm=i.height_mm,
-                notes=i.notes,
-                unit_price_cents=i.unit_price_cents,
-                setup_cents=i.setup_cents,
-            )
-            for i in view.imprints
-        ),
-    )
 
 
 async def edit_order(
@@ -308,7 +281,7 @@ async def _replace_content(
         items = list(edit.items)
     else:  # the items stay as they are, ids included; only their lines are written again
         views = await items_of(conn, workspace_id, order.id)
-        items = [_kept_item(view) for view in views]
+        items = [as_new_item(view) for view in views]
         kept_items = {view.position: view.id for view in views}
     codes = sorted({line.sku for line in lines if line.sku is not None})
     plain_skus: dict[str, tuple[int, int]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from models.orders.items import NewImprint, NewItem
 from models.statements import Reader, Select
 
 
@@ -181,3 +182,30 @@ async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[Ite
             )
         )
     return views
+
+
+def as_new_item(view: ItemView) -> NewItem:
+    """A stored garment as an edit would send it back unchanged."""
+    return NewItem(
+        style=view.style,
+        colour=view.colour,
+        description=view.description,
+        sizes=tuple(view.sizes.items()),
+        unit_price_cents=view.unit_price_cents,
+        size_upcharges_cents=tuple(view.size_upcharges_cents.items()),
+        imprints=tuple(
+            NewImprint(
+                location=i.location,
+                method=i.method,
+                colours=i.colours,
+                colour_names=tuple(i.colour_names),
+                stitches=i.stitches,
+                width_mm=i.width_mm,
+                height_mm=i.height_mm,
+                notes=i.notes,
+                unit_price_cents=i.unit_price_cents,
+                setup_cents=i.setup_cents,
+            )
+            for i in view.imprints
+        ),
+    )

@@ -11,6 +11,7 @@ import click
 from cli.output import TIMESTAMP, Result, command, moment
 from models.webhooks import deliveries as delivery_reads
 from models.webhooks import subscriptions
+from models.webhooks.names import EVENT_NAMES
 
 BODY_SHOWN = 2000  # characters of a response body printed for people; --json has all of it
 
@@ -33,7 +34,7 @@ def _state(sub: dict[str, Any]) -> str:
     "--events",
     default="*",
     show_default=True,
-    help="'*' for every event, or a comma-separated list of event names.",
+    help="'*' for every event, or a comma-separated list of: " + ", ".join(EVENT_NAMES) + ".",
 )
 @click.option("--customer", type=int, help="Only this customer's events (customer id).")
 async def create(workspace: int, url: str, events: str, customer: int | None) -> Result:

@@ -5,10 +5,12 @@ made from an outdated read. The tag itself is the resource's own (models/schemas
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated
+from typing import Annotated, Any
 
+from litestar import MediaType, Response
 from litestar.datastructures import ResponseHeader
 from litestar.params import HeaderParameter
+from litestar.status_codes import HTTP_304_NOT_MODIFIED
 
 IfMatchHeader = Annotated[
     str | None,
@@ -35,6 +37,14 @@ ETAG_RESPONSE_HEADER = ResponseHeader(
 def of(body: bytes) -> str:
     """A strong validator of a representation: it changes whenever any byte of it does."""
     return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
+
+
+def read(body: bytes, etag: str, if_none_match: str | None) -> Response[Any]:
+    """A single resource's GET answer: the JSON body with its tag, or 304 without a body when
+    `If-None-Match` names the tag."""
+    if if_none_match is not None and unchanged(if_none_match, etag):
+        return Response(content=b"", status_code=HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+    return Response(content=body, media_type=MediaType.JSON, headers={"ETag": etag})
 
 
 def _tags(header: str) -> set[str]:

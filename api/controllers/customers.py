@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, MediaType, Request, Response, delete, get, patch, post
+from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
@@ -15,7 +15,6 @@ from litestar.status_codes import (
     HTTP_200_OK,
     HTTP_201_CREATED,
     HTTP_204_NO_CONTENT,
-    HTTP_304_NOT_MODIFIED,
 )
 
 from api import etags
@@ -49,7 +48,6 @@ from models.schemas.customers import (
     contact_body,
     customer_detail_body,
     customer_row_bodies,
-    detail_etag,
 )
 
 PER_PAGE = 50
@@ -92,7 +90,7 @@ def _if_match(workspace_id: int, customer_id: int, if_match: str | None) -> Prec
 
     async def unchanged() -> None:
         body = await _detail_body(workspace_id, customer_id)
-        if not etags.current(if_match, detail_etag(body)):
+        if not etags.current(if_match, etags.of(body)):
             raise StaleError(STALE_EXAMPLE)
 
     return unchanged
@@ -146,15 +144,8 @@ class CustomerController(Controller):
         if_none_match: IfNoneMatchHeader = None,
     ) -> Response[CustomerDetail]:
         body = await _detail_body(request.user.workspace_id, customer_id)
-        etag = detail_etag(body)
-        response: Response[Any] = Response(
-            content=body, media_type=MediaType.JSON, headers={"ETag": etag}
-        )
-        if if_none_match is not None and etags.unchanged(if_none_match, etag):
-            response = Response(
-                content=b"", status_code=HTTP_304_NOT_MODIFIED, headers={"ETag": etag}
-            )
-        return response
+        etag = etags.of(body)
+        return etags.read(body, etag, if_none_match)
 
     @post(
         summary="Create a customer with its contacts and addresses",
@@ -199,7 +190,7 @@ class CustomerController(Controller):
             )
 
         response = await respond(request, idempotency_key, create)
-        response.headers["ETag"] = detail_etag(response.content)
+        response.headers["ETag"] = etags.of(response.content)
         return response
 
     @patch(
@@ -239,7 +230,7 @@ class CustomerController(Controller):
             return Outcome(status=HTTP_200_OK, body=await _detail_body(workspace_id, customer_id))
 
         response = await respond(request, idempotency_key, change)
-        response.headers["ETag"] = detail_etag(response.content)
+        response.headers["ETag"] = etags.of(response.content)
         return response
 
     # --- contacts ------------------------------------------------------------------------------

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, MediaType, Request, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
-from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_304_NOT_MODIFIED
+from litestar.status_codes import HTTP_201_CREATED
 
 from api import etags
 from api.auth import Principal
@@ -84,15 +84,7 @@ class InvoiceController(Controller):
         if rows is None:
             raise NotFound("Invoice not found")
         body = msgspec.json.encode(invoice_detail_body(rows))
-        etag = etags.of(body)
-        if if_none_match is not None and etags.unchanged(if_none_match, etag):
-            body, status = b"", HTTP_304_NOT_MODIFIED
-        else:
-            status = HTTP_200_OK
-        response: Response[Any] = Response(
-            content=body, status_code=status, media_type=MediaType.JSON, headers={"ETag": etag}
-        )
-        return response
+        return etags.read(body, etags.of(body), if_none_match)
 
     @post(
         "/{invoice_id:int}/payments",

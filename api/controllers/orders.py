@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, MediaType, Request, Response, get, patch, post
+from litestar import Controller, Request, Response, get, patch, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
-from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED, HTTP_304_NOT_MODIFIED
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from api import etags
 from api.auth import Principal
@@ -118,16 +118,9 @@ class OrderController(Controller):
         if row is None:
             raise NotFound("Order not found")
         detail = order_detail_body(row, principal.timezone)
-        body = msgspec.json.encode(detail)
-        etag = etags.of(validated_part(detail))
-        response: Response[Any] = Response(
-            content=body, media_type=MediaType.JSON, headers={"ETag": etag}
+        return etags.read(
+            msgspec.json.encode(detail), etags.of(validated_part(detail)), if_none_match
         )
-        if if_none_match is not None and etags.unchanged(if_none_match, etag):
-            response = Response(
-                content=b"", status_code=HTTP_304_NOT_MODIFIED, headers={"ETag": etag}
-            )
-        return response
 
     @patch(
         "/{order_id:int}",

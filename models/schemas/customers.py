@@ -4,7 +4,6 @@ prints too, and the bodies that create and change them, their contacts and addre
 
 from __future__ import annotations
 
-import hashlib
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Any
 
@@ -183,12 +182,6 @@ def address_body(row: AddressRow) -> Address:
         line2=row.line2, city=row.city, region=row.region, postal_code=row.postal_code,
         country=row.country, phone=row.phone, is_default=bool(row.is_default),
     )  # fmt: skip
-
-
-def detail_etag(body: bytes) -> str:
-    """A strong validator of one customer's detail: it changes whenever anything shown does
-    (its contacts and addresses included)."""
-    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
 # --- request bodies ------------------------------------------------------------------------------

@@ -62,7 +62,6 @@ from models.schemas.customers import (
     CustomerCreate,
     customer_detail_body,
     customer_row_bodies,
-    detail_etag,
 )
 from models.schemas.orders import (
     OrderCreate,
@@ -296,7 +295,7 @@ async def create_customer(request: Request, body: bytes) -> Any:
         raise NotFound("Customer not found")
     encoded = encode(customer_detail_body(rows))
     location = f"{links.endpoint_url(request.scope, PUBLIC).rstrip('/')}/{row.id}"
-    return Created(encoded, location, detail_etag(encoded))
+    return Created(encoded, location, etags.of(encoded))
 
 
 class Created(msgspec.Struct):

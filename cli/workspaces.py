@@ -73,6 +73,13 @@ def describe(info: accounts.WorkspaceInfo) -> str:
     "--open-order-limit", type=int, metavar="N", help="Override the plan's open-order limit."
 )
 @click.option("--trial-days", type=int, metavar="N", help="Count as premium for N days (1-3650).")
+@click.option(
+    "--require-artwork-approval",
+    type=ON_OFF,
+    default="on",
+    show_default=True,
+    help="on: an order leaves the artwork stage only once its artwork is approved.",
+)
 async def create(
     name: str,
     plan: str,
@@ -81,6 +88,7 @@ async def create(
     timezone: str,
     open_order_limit: int | None,
     trial_days: int | None,
+    require_artwork_approval: bool,
 ) -> Result:
     """Create a workspace (prints its id)."""
     row = await accounts.create_workspace(
@@ -91,6 +99,7 @@ async def create(
         timezone=timezone,
         open_order_limit=open_order_limit,
         trial_days=trial_days,
+        require_artwork_approval=require_artwork_approval,
     )
     info = accounts.workspace_info(row)
     return Result(f"created {describe(info)}", info)
@@ -106,6 +115,12 @@ async def create(
     show_default=False,
     help="Override the plan's open-order limit; 'none' removes the override.",
 )
+@click.option(
+    "--tax-rate",
+    type=DECIMAL,
+    help="Tax rate in percent, 0-100: applies to orders created or edited afterwards.",
+)
+@click.option("--timezone", help="IANA time zone, e.g. Europe/London.")
 @click.option(
     "--require-artwork-approval",
     type=ON_OFF,
@@ -125,6 +140,8 @@ async def update(
     workspace_id: int,
     plan: str | None,
     open_order_limit: int | accounts.Keep | None,
+    tax_rate: Decimal | None,
+    timezone: str | None,
     require_artwork_approval: bool | None,
     strict_sequence: bool | None,
     end_trial: bool,
@@ -139,6 +156,8 @@ async def update(
     others = (
         plan is not None
         or end_trial
+        or tax_rate is not None
+        or timezone is not None
         or require_artwork_approval is not None
         or strict_sequence is not None
         or not isinstance(open_order_limit, accounts.Keep)
@@ -148,6 +167,8 @@ async def update(
             workspace_id,
             plan=plan,
             open_order_limit=open_order_limit,
+            tax_rate=tax_rate,
+            timezone=timezone,
             require_artwork_approval=require_artwork_approval,
             strict_sequence=strict_sequence,
             end_trial=end_trial,

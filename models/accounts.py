@@ -100,6 +100,16 @@ def _plan(errors: FieldErrors, plan: str) -> str:
     return plan
 
 
+def _timezone(errors: FieldErrors, timezone: str) -> str:
+    """An IANA time zone name (order numbers' years and due dates follow it)."""
+    timezone = timezone.strip()
+    try:
+        zoneinfo.ZoneInfo(timezone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        errors.add("timezone", f"unknown time zone {timezone!r} (e.g. Europe/London)")
+    return timezone
+
+
 async def create_workspace(
     *,
     name: str,
@@ -109,7 +119,10 @@ async def create_workspace(
     timezone: str = "UTC",
     open_order_limit: int | None = None,
     trial_days: int | None = None,
+    require_artwork_approval: bool = True,
 ) -> Workspace:
+    """A new workspace. Its orders leave artwork only once a proof is approved unless
+    `require_artwork_approval` is False (a shop that prints without asking)."""
     errors = FieldErrors()
     name = errors.text("name", name, 200)
     _plan(errors, plan)
@@ -117,10 +130,7 @@ async def create_workspace(
     if not re.fullmatch(r"[A-Z]{3}", currency):
         errors.add("currency", "must be a three-letter code such as GBP")
     rate = errors.percent("tax_rate", tax_rate)
-    try:
-        zoneinfo.ZoneInfo(timezone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        errors.add("timezone", f"unknown time zone {timezone!r} (e.g. Europe/London)")
+    timezone = _timezone(errors, timezone)
     if open_order_limit is not None:
         errors.count("open_order_limit", open_order_limit)
     now = clock.now()
@@ -135,6 +145,7 @@ async def create_workspace(
         tax_rate=rate,
         timezone=timezone,
         open_order_limit=open_order_limit,
+        require_artwork_approval=require_artwork_approval,
         trial_ends_at=trial_ends_at,
         created_at=now,
         updated_at=now,
@@ -148,13 +159,16 @@ async def set_workspace(
     *,
     plan: str | None = None,
     open_order_limit: int | Keep | None = KEEP,
+    tax_rate: Decimal | str | None = None,
+    timezone: str | None = None,
     require_artwork_approval: bool | None = None,
     strict_sequence: bool | None = None,
     trial_ends_at: dt.datetime | Keep | None = KEEP,
     end_trial: bool = False,
 ) -> Workspace:
     """Change the given settings; `open_order_limit=None` clears the override (plan default).
-    `end_trial` ends a running trial now: the workspace falls back to its own plan."""
+    `end_trial` ends a running trial now: the workspace falls back to its own plan. A new tax
+    rate applies to orders created or edited afterwards; orders keep the tax they were given."""
     errors = FieldErrors()
     changes: dict[Any, Any] = {}
     if plan is not None:
@@ -163,6 +177,10 @@ async def set_workspace(
         if open_order_limit is not None:
             errors.count("open_order_limit", open_order_limit)
         changes[Workspace.open_order_limit] = open_order_limit
+    if tax_rate is not None:
+        changes[Workspace.tax_rate] = errors.percent("tax_rate", tax_rate)
+    if timezone is not None:
+        changes[Workspace.timezone] = _timezone(errors, timezone)
     if require_artwork_approval is not None:
         changes[Workspace.require_artwork_approval] = require_artwork_approval
     if strict_sequence is not None:

@@ -30,6 +30,7 @@ async def _facts(workspace_id: int, order_id: int, customer_id: int) -> dict[str
             Order.workspace.email.as_alias("shop_email"),
             Order.workspace.timezone.as_alias("timezone"),
             Order.workspace.mail_stages.as_alias("mail_stages"),
+            Order.workspace.require_artwork_approval.as_alias("approval_required"),
         )
         .where(Order.id == order_id, Order.workspace == workspace_id)
         .first()
@@ -150,6 +151,8 @@ async def queue_proof_message(
         version=version,
         link=link,
         note=note,
+        # "Nothing is printed before you approve" is promised only while the rule holds it.
+        approval_required=facts["order"]["approval_required"],
     )
     await _queue(
         workspace_id=workspace_id,

@@ -204,6 +204,7 @@ class Link:
     state: LinkState
     lines: list[dict[str, Any]]
     timezone: str  # the shop's: times on the page are shown in it
+    approval_required: bool  # the shop's rule: nothing leaves artwork before an approval
 
 
 def _state(row: dict[str, Any], now: dt.datetime) -> LinkState:
@@ -254,6 +255,7 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         Order.customer,
         Order.workspace.name.as_alias("shop"),
         Order.workspace.timezone.as_alias("timezone"),
+        Order.workspace.require_artwork_approval.as_alias("approval_required"),
     ).where(Order.id == row["order"])
     if lock and db.is_postgres():  # an answer re-reads the link with the order locked
         order_query = order_query.lock_rows("NO KEY UPDATE", of=(Order,))
@@ -295,6 +297,7 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         state=_state(facts, now),
         lines=lines,
         timezone=order["timezone"],
+        approval_required=bool(order["approval_required"]),
     )
 
 
@@ -310,34 +313,3 @@ async def link_file(token: str, now: dt.datetime) -> dict[str, Any] | None:
     )
     return row
 
-
-CHANGES_REQUESTED = Sql(
-    """
-    SELECT o.number, c.name, p.version, p.customer_comment, UTC_TEXT(p.answered_at)
-    FROM artwork_proofs p
-    JOIN orders o ON o.id = p."order"
-    JOIN customers c ON c.id = o.customer
-    JOIN artwork a ON a."order" = p."order"
-    WHERE p.workspace = $1 AND p.answer = 'changes_requested' AND a.status = 'changes_requested'
-      AND a.version = p.version AND o.stage = 'artwork'
-    ORDER BY p.answered_at DESC
-    LIMIT $2
-    """
-)
-
-
-async def changes_requested(workspace_id: int, limit: int = 10) -> list[dict[str, Any]]:
-    """Orders in artwork whose customer asked for changes to the current proof, with the
-    comment (the admin's overview), most recent answer first."""
-    async with statements.connection() as conn:
-        rows = await conn.rows(CHANGES_REQUESTED, workspace_id, limit)
-    return [
-        {
-            "number": r[0],
-            "customer": r[1],
-            "version": r[2],
-            "comment": r[3],
-            "answered_at": statements.iso(r[4]),
-        }
-        for r in rows
-    ]

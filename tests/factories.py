@@ -26,12 +26,15 @@ _seq = itertools.count(1)
 
 
 async def workspace(**fields: Any) -> Workspace:
+    """A workspace written as a row. The approval rule is off unless a test turns it on (new
+    workspaces have it on, models/accounts.py): most tests move orders without proofs."""
     values: dict[str, Any] = {
         "name": f"Workspace {next(_seq)}",
         "plan": "premium",
         "currency": "GBP",
         "tax_rate": Decimal("20.00"),
         "timezone": "Europe/London",
+        "require_artwork_approval": False,
     }
     values.update(fields)
     row = Workspace(**values)

@@ -1,10 +1,15 @@
-"""Email settings of the workspace (owners edit, staff read): Reply-To address and the stages
-whose moves email the customer. Same domain function as `pressline workspace set --email`."""
+"""The workspace's settings (owners edit, staff read), in two forms: the order rules (tax rate,
+time zone, artwork approval, stages in sequence; same domain function as `pressline workspace
+set`) and the customer emails (Reply-To address and the stages whose moves email the customer;
+`pressline workspace set --email`)."""
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from typing import Any
 
+import msgspec
 from litestar import Controller, Request, get, post
 from litestar.response import Redirect, Template
 
@@ -12,10 +17,38 @@ from api.admin import flash
 from api.admin.forms import form, many, text
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
+from models import accounts
 from models.errors import InvalidFields
 from models.mail import workspace as mail
 from models.mail.render import STAGE_WORDS
 from models.mail.stages import EMAIL_STAGES
+
+# Each order-rules field as the page labels it, to name it in an error.
+RULE_LABELS = {"tax_rate": "Tax rate", "timezone": "Time zone"}
+SAVED = "The settings were saved."
+
+
+class OrderRules(msgspec.Struct, frozen=True):
+    """The order-rules form's values, as stored or as typed."""
+
+    tax_rate: str
+    timezone: str
+    require_artwork_approval: bool
+    strict_sequence: bool
+
+
+@functools.cache
+def time_zones() -> list[str]:
+    """The IANA names offered as the time zone is typed (any of them is accepted)."""
+    return sorted(zoneinfo.available_timezones())
+
+
+def _worded(errors: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The domain's messages with the label of the field they are about."""
+    return {
+        key: [f"{RULE_LABELS.get(key, key)}: {message}" for message in messages]
+        for key, messages in errors.items()
+    }
 
 
 class SettingsController(Controller):
@@ -28,13 +61,24 @@ class SettingsController(Controller):
         status_code: int = 200,
         errors: dict[str, list[str]] | None = None,
         typed: mail.MailSettings | None = None,
+        typed_rules: OrderRules | None = None,
         notice: str = "",
     ) -> Template:
-        current = typed or await mail.mail_settings(request.user.workspace_id)
+        workspace_id = request.user.workspace_id
+        current = typed or await mail.mail_settings(workspace_id)
+        rules = typed_rules
+        if rules is None:
+            info = accounts.workspace_info(await accounts.get_workspace(workspace_id))
+            rules = OrderRules(
+                tax_rate=info.tax_rate, timezone=info.timezone,
+                require_artwork_approval=info.require_artwork_approval,
+                strict_sequence=info.strict_sequence,
+            )  # fmt: skip
         return page(
             request, "settings.html", status_code=status_code, here="settings",
-            title="Settings", settings=current, errors=errors or {}, notice=notice,
+            title="Settings", settings=current, rules=rules, errors=errors or {}, notice=notice,
             stages=[(stage, STAGE_WORDS[stage]) for stage in EMAIL_STAGES],
+            time_zones=time_zones(),
         )  # fmt: skip
 
     @get("/")
@@ -51,4 +95,26 @@ class SettingsController(Controller):
         except InvalidFields as invalid:
             typed = mail.MailSettings(email=email, mail_stages=stages)
             return await self._page(request, status_code=422, errors=invalid.errors, typed=typed)
-        return await flash.redirect(request, f"{PREFIX}/settings", "The settings were saved.")
+        return await flash.redirect(request, f"{PREFIX}/settings", SAVED)
+
+    @post("/orders", status_code=303, guards=[owner_only])
+    async def save_order_rules(self, request: Request[Any, Any, Any]) -> Template | Redirect:
+        """An unticked box is not sent: the rule is off."""
+        fields = await form(request)
+        typed = OrderRules(
+            tax_rate=text(fields, "tax_rate").strip().removesuffix("%").strip(),
+            timezone=text(fields, "timezone").strip(),
+            require_artwork_approval="require_artwork_approval" in fields,
+            strict_sequence="strict_sequence" in fields,
+        )
+        try:
+            await accounts.set_workspace(
+                request.user.workspace_id,
+                tax_rate=typed.tax_rate, timezone=typed.timezone,
+                require_artwork_approval=typed.require_artwork_approval,
+                strict_sequence=typed.strict_sequence,
+            )  # fmt: skip
+        except InvalidFields as invalid:
+            errors = _worded(invalid.errors)
+            return await self._page(request, status_code=422, errors=errors, typed_rules=typed)
+        return await flash.redirect(request, f"{PREFIX}/settings", SAVED)

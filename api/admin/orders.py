@@ -5,7 +5,7 @@ refusals, events and stock effects; the admin adds only who did it (the staff me
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 from urllib.parse import urlencode
 
 from litestar import Controller, Request, get, post
@@ -37,6 +37,7 @@ from models.actors import Actor
 from models.admin_sessions import AdminUser
 from models.errors import DomainError, InvalidFields, NotFoundError, StaleError, summary
 from models.filters import MAX_ID
+from models.orders import board as order_board
 from models.orders import cancelling, creating, editing, garment_options, stage_moves
 from models.orders import pages as order_pages
 from models.orders.garment_options import OrderContent
@@ -100,12 +101,7 @@ class OrderController(Controller):
 
     @get("/board")
     async def show_board(self, request: Request[Any, Any, Any]) -> Template:
-        user: AdminUser = request.user
-        return page(
-            request, "board.html", here="board", title="Board",
-            columns=await order_pages.board(user.workspace_id), shown=Shown(user.timezone),
-            notice=(await flash.take(request)).notice,
-        )  # fmt: skip
+        return await _board_page(request, notice=(await flash.take(request)).notice)
 
     @get("/{ref:str}")
     async def show_order(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
@@ -302,6 +298,7 @@ class OrderController(Controller):
         order = await _order(request, ref)
         fields = await form(request)
         typed = typed_move(fields)
+        from_board = text(fields, "return_to") == "board"  # a refusal is shown on the board
         try:
             move = move_request(typed)
             await stage_moves.advance_order(
@@ -310,6 +307,11 @@ class OrderController(Controller):
                 tracking_number=move.tracking_number, actor=_actor(request),
             )  # fmt: skip
         except InvalidFields as invalid:
+            if from_board:
+                return await _board_page(
+                    request, status_code=422,
+                    refused=Refused(order.number, invalid.message, invalid.errors, typed),
+                )  # fmt: skip
             return await self._order_page(
                 request, ref, status_code=422, errors=invalid.errors, message=invalid.message,
                 typed=typed,
@@ -317,6 +319,11 @@ class OrderController(Controller):
         except NotFoundError:
             raise
         except DomainError as refused:  # the workspace's rules (DECISIONS §5)
+            if from_board:
+                return await _board_page(
+                    request, status_code=422,
+                    refused=Refused(order.number, refused.message, {}, typed),
+                )  # fmt: skip
             return await self._order_page(
                 request, ref, status_code=422, message=refused.message, typed=typed
             )
@@ -350,6 +357,31 @@ class OrderController(Controller):
             _url(f"/orders/{order.number}"),
             f"Order {order.number} cancelled; its unconsumed stock reservations were released.",
         )
+
+
+class Refused(NamedTuple):
+    """A move the board asked for and the rules refused: shown on the board, on its card."""
+
+    number: str
+    message: str
+    errors: dict[str, list[str]]
+    typed: dict[str, str]
+
+
+async def _board_page(
+    request: Request[Any, Any, Any],
+    *,
+    status_code: int = 200,
+    notice: str = "",
+    refused: Refused | None = None,
+) -> Template:
+    """The board; after a refused move, with its reason and what was typed on its card."""
+    user: AdminUser = request.user
+    return page(
+        request, "board.html", status_code=status_code, here="board", title="Board",
+        columns=await order_board.board(user.workspace_id), shown=Shown(user.timezone),
+        notice=notice, refused=refused, board_url=RETURN_TO["board"],
+    )  # fmt: skip
 
 
 async def _content(request: Request[Any, Any, Any], ref: str) -> OrderContent:

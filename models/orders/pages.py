@@ -1,6 +1,6 @@
-"""The admin's order pages: the list (filters, 50 a page), the board (open orders by stage) and
-one order's page. Each page is a fixed number of statements on one connection, whatever the
-number of rows (tests/admin/test_orders.py counts them). Every statement is scoped to the
+"""The admin's order pages: the list (filters, 50 a page) and one order's page (the board is
+models/orders/board.py). Each page is a fixed number of statements on one connection, whatever
+the number of rows (tests/admin/test_orders.py counts them). Every statement is scoped to the
 workspace: an order of another workspace is simply not found."""
 
 from __future__ import annotations
@@ -29,11 +29,10 @@ from models.orders.queries import (
     Stage,
 )
 from models.orders.search import Search
-from models.stages import OPEN, OPEN_LIST, STAGES
+from models.stages import OPEN_LIST, STAGES
 from models.statements import Reader, Select, Sql, Stamp
 
 PER_PAGE = 50
-BOARD_CARDS = 50  # cards shown per board column; the column's count says how many there are
 MAX_SEARCH = 200  # customers.name, the longest column `q` looks in
 MAX_DELIVERIES = 100
 ORDER_PREFIX = "ORD-"
@@ -177,57 +176,6 @@ async def list_orders(
             return shown[0].matches, list(shown)
         counted = await reader.row(count, *args) if offset else None  # past the last page
         return (counted[0] if counted else 0), []
-
-
-# --- the board ---------------------------------------------------------------------------------
-
-
-class Card(msgspec.Struct, array_like=True, frozen=True):
-    id: int
-    number: str
-    stage: Stage
-    due_by: Stamp | None
-    customer_name: str
-    in_stage: int  # how many open orders the card's stage holds
-
-
-# Each open stage's first BOARD_CARDS orders (due soonest first, no due date last, then the
-# oldest), each row carrying its stage's count: one statement for the whole board.
-BOARD = Select(
-    Card,
-    f"""
-    SELECT id, number, stage, due_by, customer_name, in_stage FROM (
-        SELECT o.id, o.number, o.stage, o.due_by, c.name AS customer_name,
-               COUNT(*) OVER (PARTITION BY o.stage) AS in_stage,
-               ROW_NUMBER() OVER (
-                   PARTITION BY o.stage
-                   ORDER BY (o.due_by IS NULL), o.due_by, o.created_at, o.id
-               ) AS place
-        FROM orders o JOIN customers c ON c.id = o.customer
-        WHERE o.workspace = $1 AND o.stage IN ({OPEN_LIST})
-    ) AS ranked
-    WHERE place <= $2
-    ORDER BY stage, place
-    """,  # noqa: S608 - constant stage names
-)
-
-
-class Column(NamedTuple):
-    stage: str
-    total: int  # open orders in the stage; `cards` shows the first BOARD_CARDS
-    cards: list[Card]
-
-
-async def board(workspace_id: int) -> list[Column]:
-    """One column per open stage, in production order, with its count and first cards."""
-    async with statements.connection() as reader:
-        cards = await reader.all(BOARD, workspace_id, BOARD_CARDS)
-    by_stage: dict[str, list[Card]] = {stage: [] for stage in OPEN}
-    for card in cards:
-        by_stage[card.stage].append(card)
-    return [
-        Column(stage, shown[0].in_stage if shown else 0, shown) for stage, shown in by_stage.items()
-    ]
 
 
 # --- one order -----------------------------------------------------------------------------------

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from models import db, statements
+from models import db
 from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
 from models.file_names import safe_file_name
 from models.filters import MAX_ID
-from models.statements import Sql
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
 MAX_BYTES = 10 * 1024 * 1024

@@ -9,7 +9,6 @@ from litestar import Request, get
 from litestar.response import Template
 
 from api.admin.pages import page
-from models import proofs
 from models.mail import notices
 
 
@@ -17,10 +16,3 @@ from models.mail import notices
 async def banner(request: Request[Any, Any, Any]) -> Template:
     stopped = await notices.deactivated(request.user.workspace_id)
     return page(request, "_banner.html", stopped=stopped)
-
-
-@get("/notices/changes")
-async def changes_requested(request: Request[Any, Any, Any]) -> Template:
-    """The overview's list of proofs the customer asked to change."""
-    found = await proofs.changes_requested(request.user.workspace_id)
-    return page(request, "_changes_requested.html", changes=found)

@@ -25,7 +25,7 @@ from api.admin.account import AccountController
 from api.admin.customers import CustomerController
 from api.admin.inventory import InventoryController
 from api.admin.invoices import InvoiceController
-from api.admin.notices import banner, changes_requested
+from api.admin.notices import banner
 from api.admin.pages import EXCEPTION_HANDLERS, HERE
 from api.admin.security import (
     HEADERS,
@@ -65,7 +65,6 @@ def admin_router() -> Router:
             settings.SettingsController,
             order_proofs.OrderArtworkController,
             banner,
-            changes_requested,
             AccountController,
             CustomerController,
             InventoryController,

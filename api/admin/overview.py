@@ -1,9 +1,10 @@
-"""The overview: the workspace's plan, the shop floor (open orders by stage, overdue orders,
-low stock, unpaid invoices) and webhook health at a glance."""
+"""The overview: what needs attention first (models/orders/attention.py), each kind with its
+orders linked; then the plan, open orders by stage, low stock and unpaid invoices."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, Request, get
@@ -11,20 +12,98 @@ from litestar.response import Template
 
 from api.admin.order_forms import STAGE_NAMES, Shown
 from api.admin.pages import page
+from models import clock
+from models.orders.attention import Item, Kind, needs_attention
 from models.queries import admin as queries
 from models.queries.shop_figures import shop_figures
-from models.webhooks import stats as webhook_stats
+from models.statements import when
 
 
-def duration(age: dt.timedelta) -> str:
-    seconds = int(age.total_seconds())
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{seconds // 60} min"
-    if seconds < 172_800:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86_400} days"
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """How the overview names one kind of attention, and the list that holds all of it."""
+
+    title: str
+    rule: str
+    full_list: str | None = None  # a path under the admin's prefix
+
+
+HEADINGS = {
+    Kind.OVERDUE: Heading(
+        "Overdue", "Open orders past their due date.", "/orders?due=overdue"
+    ),
+    Kind.DUE_SOON: Heading(
+        "Due within 2 days", "Due today, tomorrow or the day after, and not yet in QC & pack."
+    ),
+    Kind.PROOF_WAITING: Heading(
+        "Proofs waiting on the customer", "Sent more than 2 days ago and not yet answered."
+    ),
+    Kind.CHANGES_REQUESTED: Heading(
+        "Changes requested", "The customer asked for changes: a new proof is needed."
+    ),
+    Kind.UNAPPROVED: Heading(
+        "In production without approved artwork",
+        "In print queue or a later stage, and the artwork is not approved.",
+    ),
+    Kind.SHORT_OF_STOCK: Heading(
+        "Short of stock",
+        "A line's SKU has less than nothing available, and the order is not yet in production.",
+    ),
+    Kind.INVOICE_OVERDUE: Heading(
+        "Invoices overdue", "Past their due date with a balance left to pay."
+    ),
+}  # fmt: skip
+ARTWORK_STATES = {
+    "awaiting_proof": "no proof sent",
+    "awaiting_approval": "proof awaiting approval",
+    "changes_requested": "changes requested",
+}
+
+
+class Facts:
+    """What the template shows of each item: its link and the line saying why it is listed."""
+
+    def __init__(self, shown: Shown, now: dt.datetime) -> None:
+        self.shown, self.now = shown, now
+
+    def link(self, item: Item) -> str:
+        if item.kind == Kind.INVOICE_OVERDUE:
+            return f"/invoices/{item.number}"
+        return f"/orders/{item.number}"
+
+    def due(self, at: Any) -> str:
+        if at is None:
+            return "no due date"
+        days = (when(at) - self.shown.today).days
+        if days == 0:
+            return "due today"
+        if days == 1:
+            return "due tomorrow"
+        return f"due {self.shown.day(at)}"
+
+    def since(self, at: Any) -> str:
+        days = (self.now - when(at)).days
+        return f"{self.shown.day(at)} ({days} day{'s' if days != 1 else ''} ago)"
+
+    def why(self, item: Item) -> str:
+        """The item's urgency in a few words (the comment of a change request is apart)."""
+        stage = self.shown.stage(item.stage)
+        match item.kind:
+            case Kind.OVERDUE | Kind.DUE_SOON:
+                return f"{self.due(item.at)} · {stage}"
+            case Kind.PROOF_WAITING:
+                return f"proof {item.figure} sent {self.since(item.at)}"
+            case Kind.CHANGES_REQUESTED:
+                if item.at is None:
+                    return f"changes requested · {stage}"
+                return f"proof {item.figure} answered {self.since(item.at)} · {stage}"
+            case Kind.UNAPPROVED:
+                return f"{stage} · {ARTWORK_STATES.get(item.note or '', item.note)}"
+            case Kind.SHORT_OF_STOCK:
+                return f"{item.note}: {-(item.figure or 0):,} short · {self.due(item.at)}"
+            case _:  # Kind.INVOICE_OVERDUE
+                balance = self.shown.money(item.figure, item.note or "")
+                return f"{balance} to pay · was due {self.shown.day(item.at)}"
 
 
 class OverviewController(Controller):
@@ -33,14 +112,13 @@ class OverviewController(Controller):
     @get("/")
     async def show_overview(self, request: Request[Any, Any, Any]) -> Template:
         user = request.user
-        figures = {
-            **await queries.overview(user.workspace_id),
-            **await webhook_stats.health(user.workspace_id),
-        }
-        age = figures["oldest_pending_age"]
         shown = Shown(user.timezone)
+        now = clock.now()
+        attention = await needs_attention(user.workspace_id, today=shown.today, now=now)
         return page(
-            request, "overview.html", here="overview", title="Overview", o=figures,
-            age=duration(age) if age is not None else "", shown=shown, stage_names=STAGE_NAMES,
-            shop=await shop_figures(user.workspace_id, shown.today),
+            request, "overview.html", here="overview", title="Overview",
+            o=await queries.overview(user.workspace_id), shown=shown, stage_names=STAGE_NAMES,
+            shop=await shop_figures(user.workspace_id), headings=HEADINGS,
+            waiting=[a for a in attention if a.count], clear=[a for a in attention if not a.count],
+            facts=Facts(shown, now),
         )  # fmt: skip

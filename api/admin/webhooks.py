@@ -23,7 +23,7 @@ from models import clock, statements
 from models.errors import ConflictError, InvalidFields, NotFoundError
 from models.queries import admin as queries
 from models.tables import Customer
-from models.webhooks import subscriptions
+from models.webhooks import stats, subscriptions
 from models.webhooks.names import EVENT_NAMES
 
 SubscriptionId = Annotated[int, PathParameter(description="Webhook subscription id")]
@@ -53,6 +53,18 @@ CONFIRMATIONS = {
         "Rotate secret",
     ),
 }
+
+
+def duration(age: dt.timedelta) -> str:
+    """How long the oldest pending delivery has waited, in the largest unit that fits."""
+    seconds = int(age.total_seconds())
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds // 60} min"
+    if seconds < 172_800:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86_400} days"
 
 
 def requeued_notice(count: int) -> str:
@@ -116,8 +128,11 @@ class WebhookController(Controller):
         notice: str | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
+        health = await stats.health(workspace_id)
+        age = health["oldest_pending_age"]
         return page(
             request, "webhooks.html", status_code=status_code, here="webhooks", title="Webhooks",
+            health=health, waited=duration(age) if age is not None else "",
             subscriptions=await subscriptions.list_for_workspace(workspace_id),
             customers=await queries.customers(workspace_id), event_names=EVENT_NAMES,
             errors=errors or {}, typed=typed or {"url": "", "events": ["*"], "customer": ""},

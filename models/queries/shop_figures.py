@@ -1,9 +1,8 @@
-"""The shop floor at a glance, for the admin's overview: open orders by stage, overdue orders,
-low-stock SKUs and the unpaid invoices' total, read in one statement."""
+"""The shop floor at a glance, for the admin's overview below what needs attention
+(models/orders/attention.py): open orders by stage, low-stock SKUs and the unpaid invoices'
+total, read in one statement."""
 
 from __future__ import annotations
-
-import datetime as dt
 
 import msgspec
 
@@ -14,22 +13,18 @@ from models.statements import Select
 
 
 class Figure(msgspec.Struct, array_like=True, frozen=True):
-    name: str  # stage | overdue | low_stock | unpaid | unpaid_count
+    name: str  # stage | low_stock | unpaid | unpaid_count
     key: str  # the stage, or the unpaid invoices' currency
     value: int
 
 
-# The same definitions as the pages the overview links to: the order list's `open` and
-# `due=overdue` filters, the inventory's low filter (models/queries/inventory.py), invoices
-# issued and not yet paid.
+# The same definitions as the pages the overview links to: the order list's `open` filter,
+# the inventory's low filter (models/queries/inventory.py), invoices issued and not yet paid.
 FIGURES = Select(
     Figure,
     f"""
     SELECT 'stage', stage, COUNT(*) FROM orders
     WHERE workspace = $1 AND stage IN ({OPEN_LIST}) GROUP BY stage
-    UNION ALL
-    SELECT 'overdue', '', COUNT(*) FROM orders
-    WHERE workspace = $1 AND stage IN ({OPEN_LIST}) AND due_by < $2
     UNION ALL
     SELECT 'low_stock', '', COUNT(*) FROM skus s WHERE s.workspace = $1 AND {LOW}
     UNION ALL
@@ -43,7 +38,6 @@ FIGURES = Select(
 
 class ShopFigures(msgspec.Struct, frozen=True):
     by_stage: dict[str, int]  # every open stage, in production order
-    overdue: int
     low_stock: int
     unpaid: dict[str, int]  # currency → total in minor units, of invoices issued and not paid
     unpaid_count: int
@@ -53,12 +47,11 @@ class ShopFigures(msgspec.Struct, frozen=True):
         return sum(self.by_stage.values())
 
 
-async def shop_figures(workspace_id: int, today: dt.datetime) -> ShopFigures:
-    """`today` is 00:00 of today in the workspace's zone: an order due today is not overdue."""
+async def shop_figures(workspace_id: int) -> ShopFigures:
     async with statements.connection() as reader:
-        rows = await reader.all(FIGURES, workspace_id, today)
+        rows = await reader.all(FIGURES, workspace_id)
     by_stage = dict.fromkeys(OPEN, 0)
-    single = {"overdue": 0, "low_stock": 0, "unpaid_count": 0}
+    single = {"low_stock": 0, "unpaid_count": 0}
     unpaid: dict[str, int] = {}
     for row in rows:
         if row.name == "stage":
@@ -69,7 +62,6 @@ async def shop_figures(workspace_id: int, today: dt.datetime) -> ShopFigures:
             single[row.name] = row.value
     return ShopFigures(
         by_stage=by_stage,
-        overdue=single["overdue"],
         low_stock=single["low_stock"],
         unpaid=unpaid,
         unpaid_count=single["unpaid_count"],

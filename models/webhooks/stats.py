@@ -1,5 +1,5 @@
 """How far behind webhook delivery is: the figures `/metrics`, `pressline outbox stats` and the
-admin's overview show, read from the database so they hold whichever worker sent what.
+admin's Webhooks page show, read from the database so they hold whichever worker sent what.
 
 Pending figures count active subscriptions' deliveries only: a deactivated subscription's
 deliveries wait for an operator, not for the worker, so they must not keep the documented
@@ -18,7 +18,7 @@ from models.tables import WebhookAttempt, WebhookDelivery, WebhookSubscription
 from models.webhooks.names import DeliveryStatus
 
 RECENT = dt.timedelta(minutes=5)
-RECENT_FAILURES = dt.timedelta(hours=24)  # the admin's "failed attempts, last 24 h"
+RECENT_FAILURES = dt.timedelta(hours=24)  # the Webhooks page's "failed attempts, last 24 h"
 
 
 class OutboxStats(msgspec.Struct, frozen=True):
@@ -71,7 +71,7 @@ async def outbox_stats(
 
 
 async def health(workspace_id: int, now: dt.datetime | None = None) -> dict[str, Any]:
-    """The admin overview's webhook figures for one workspace (failures over the last 24 h)."""
+    """The admin Webhooks page's figures for one workspace (failures over the last 24 h)."""
     outbox = await outbox_stats(now, workspace_id, recent=RECENT_FAILURES)
     return {
         "subscriptions_active": outbox.active_subscriptions,

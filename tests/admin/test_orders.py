@@ -380,13 +380,14 @@ async def test_overview_shows_the_shop_floor(shop: Shop) -> None:
     page = await shop.client.get("/admin/")
     text = re.sub(r"\s+", " ", page.text)
     assert 'Open orders</div> <div class="figure">2 / 500<' in text
-    assert 'Overdue orders</div> <div class="figure">1<' in text
+    assert '<span class="count">1</span> Overdue</h3>' in text  # "Needs attention" first
     assert 'Low-stock SKUs</div> <div class="figure">1<' in text
     assert "123.45 GBP" in text and "1 issued, not yet paid" in text
     assert re.search(
         r'stage=print_queue"> <span class="muted">Print queue</span> <span class="figure">2<', text
     )
-    assert '/admin/deliveries?failed=24h"' in text  # the deliveries behind "failed attempts"
+    webhooks = await shop.client.get("/admin/webhooks")  # the webhook figures live there
+    assert '/admin/deliveries?failed=24h"' in webhooks.text  # behind "failed attempts"
     retrying = await delivery(shop.ws, await subscription(shop.ws), status="pending")
     behind = await shop.client.get("/admin/deliveries?failed=24h")
     assert f'id="delivery-{retrying}"' in behind.text

@@ -234,9 +234,9 @@ async def test_last_use_of_a_token_is_listed(shop: Shop) -> None:
     assert "never" not in (await shop.client.get("/admin/tokens")).text
 
 
-async def test_the_overview_counts_only_its_own_workspaces_webhooks(shop: Shop) -> None:
-    """Subscriptions, pending deliveries and the last day's failed attempts, this workspace's
-    alone: another workspace's are left out of every figure."""
+async def test_the_webhooks_page_counts_only_its_own_workspaces_webhooks(shop: Shop) -> None:
+    """Subscriptions, pending deliveries and the last day's failed attempts (on the Webhooks
+    page, not the overview), this workspace's alone: another workspace's are left out."""
     mine = await subscription(shop.ws)
     await subscriptions.disable(await subscription(shop.ws))
     await delivery(shop.ws, mine, status="pending", status_code=None, error="timed out")
@@ -248,12 +248,13 @@ async def test_the_overview_counts_only_its_own_workspaces_webhooks(shop: Shop) 
     for _ in range(3):
         await delivery(other, theirs, status="pending", status_code=503)
 
-    page = await shop.client.get("/admin/")
-    webhooks = page.text.split("<h2>Webhooks</h2>")[1]
-    figures = [int(n) for n in re.findall(r'class="figure">(\d+)', webhooks)]
+    page = await shop.client.get("/admin/webhooks")
+    figures = [int(n) for n in re.findall(r'class="figure">(\d+)', page.text)]
     assert figures == [1, 1, 2]  # active subscriptions, pending, failures
     assert "1 deactivated" in page.text
     assert "oldest waiting" in page.text
+    overview = await shop.client.get("/admin/")
+    assert "Deliveries pending" not in overview.text and "Failed attempts" not in overview.text
 
 
 async def test_the_deliveries_list_links_each_delivery_to_its_order(shop: Shop) -> None:

@@ -96,11 +96,10 @@ async def test_the_customer_asks_for_changes(staff, customer):
     admin = await staff.get(f"/admin/orders/{s.order.number}/artwork")
     assert "changes requested" in admin.text
     assert "Make the logo &lt;b&gt;bigger&lt;/b&gt;, please" in admin.text
-    overview = await staff.get("/admin/")
-    assert 'hx-get="/admin/notices/changes"' in overview.text
-    listed = await staff.get("/admin/notices/changes")
-    assert "Customers asked for changes" in listed.text and s.order.number in listed.text
-    assert "Make the logo &lt;b&gt;bigger&lt;/b&gt;, please" in listed.text
+    overview = await staff.get("/admin/")  # "Needs attention": a new proof is needed
+    listed = overview.text.split('id="attention-changes_requested"')[1].split("</section>")[0]
+    assert f'/admin/orders/{s.order.number}"' in listed
+    assert "Make the logo &lt;b&gt;bigger&lt;/b&gt;, please" in listed
     refused = await customer.post(f"{link}/approve", data={"_csrf": form_token(opened)})
     assert refused.status_code == 409 and "You asked for changes" in refused.text
     assert (await _artwork(s))["status"] == "changes_requested"
@@ -116,7 +115,7 @@ async def test_stale_links_say_why_and_change_nothing(staff, customer):
 
     superseded = await customer.post(f"{first}/approve", data={"_csrf": form_token(first_page)})
     assert superseded.status_code == 409 and "A newer proof" in superseded.text
-    assert "Customers asked for changes" not in (await staff.get("/admin/notices/changes")).text
+    assert 'id="attention-changes_requested"' not in (await staff.get("/admin/")).text
     assert ((await _artwork(s))["status"], (await _artwork(s))["version"]) == (
         "awaiting_approval",
         2,

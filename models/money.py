@@ -19,6 +19,10 @@ REFUSED = (
     "Type an amount with at most two decimals, e.g. 1250, 1250.50, 1,250.50 or 12,50 "
     "(a comma before the last one or two digits is the decimal point)."
 )
+NEGATIVE = "Type the amount without a minus sign, e.g. 12.50: it cannot be negative here."
+_GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+", re.ASCII)
+AMBIGUOUS = "{typed} could be {whole} or {small}: type {whole} (or {typed}.00) or {small}."
+GROUPED = "Type {whole} or {typed}.00, with the decimals after a point, e.g. 1,250.00."
 
 
 def cents(text: str) -> int | None:
@@ -32,3 +36,18 @@ def cents(text: str) -> int | None:
     if len(whole) > 15:  # a grouped amount past any price
         return None
     return int(whole) * 100 + int(part.ljust(2, "0"))
+
+
+def refusal(text: str) -> str:
+    """Why `text` is not an amount (`cents` gave None), with an example of what to type."""
+    typed = text.strip()
+    if typed.startswith(("-", "\u2212")) and cents(typed[1:]) is not None:
+        return NEGATIVE
+    if _GROUPED.fullmatch(typed) is None:
+        return REFUSED
+    whole = typed.replace(",", "")  # 1,250: thousands to some, a decimal comma to others
+    head, _, tail = typed.partition(",")
+    if "," in tail:
+        return GROUPED.format(typed=typed, whole=whole)
+    small = f"{head}.{tail.rstrip('0')}" if tail.rstrip("0") else head
+    return AMBIGUOUS.format(typed=typed, whole=whole, small=small)

@@ -1,8 +1,11 @@
-"""Reading the admin's forms: text fields as typed, so a refused form comes back filled in."""
+"""Reading the admin's forms: text fields as typed, so a refused form comes back filled in; and
+their refusals in people's words (`in_words`): every message names the field as the form labels
+it, never the API's or the domain's key (DECISIONS §20)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from litestar import Request
@@ -45,3 +48,83 @@ def whole_number(value: str) -> int | None:
     or full-width digits are not numbers here, as in the API's JSON)."""
     value = value.strip()
     return int(value) if _WHOLE.fullmatch(value) else None
+
+
+# --- refusals in people's words -----------------------------------------------------------------
+
+# The validation's machine wording (api/validation.py, the domain's checks) as people say it.
+_PLAIN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"must be an integer"), "must be a whole number, e.g. 2"),
+    (re.compile(r"must be a valid date in the format YYYY-MM-DD"),
+     "must be a date, e.g. 2026-12-24"),
+    (re.compile(r"must not be greater than ([0-9]+) characters"), r"must be at most \1 characters"),
+    (re.compile(r"must not be greater than ([0-9]+)"), r"must be at most \1"),
+    (re.compile(r"must be one of [a-z0-9_*.]+(?:, [a-z0-9_*.]+)+"),
+     "must be one of the choices offered"),
+    (re.compile(r"must be (?:a string|an array|an object|true or false)"), "could not be read"),
+)  # fmt: skip
+
+
+# A message that says what its field must be, without naming it ("must not be blank").
+_FRAGMENT = re.compile(
+    r"(?:must|is|are|does|do|needs|can|cannot|could|has|have|should|may|was|already)\b"
+)
+
+
+def plain(words: str) -> str:
+    """`words` with the validation's machine phrases ("must be an integer") as people say them."""
+    for pattern, said in _PLAIN:
+        words = pattern.sub(said, words)
+    return words
+
+
+def sentence(key: str, message: str, label: str | None, where: str = "") -> str:
+    """One refusal about the field keyed `key` as a sentence naming it by `label` (the form's
+    words for it, as a sentence says them: "the unit price"), after `where` when the form has
+    many of its kind ("Line 1"): the API's "The lines.0.unit_price_cents field is required." as
+    "Line 1: the unit price is required."; the domain's "must not be blank" as "The name must
+    not be blank."; a sentence of its own ("Type an amount like …") after where and the label
+    ("Line 1, the unit price: Type …")."""
+    rest = None
+    for said in (f"The {key} field ", f"The {key} parameter "):
+        if message.startswith(said):
+            rest = message[len(said) :]
+    if message.startswith(f"The selected {key} is invalid;"):  # a choice the page offers
+        rest = "must be one of the choices offered."
+    elif message == f"The selected {key} is invalid.":  # a record the workspace does not have
+        rest = "is not one this workspace has."
+    elif rest is None and _FRAGMENT.match(message):  # the domain's "must not be blank"
+        rest = message
+    if rest is not None:
+        said = f"{label or 'it'} {plain(rest).rstrip('.')}."
+        return f"{where}: {said}" if where else _capital(said)
+    if label and where:
+        where = f"{where}, {label[:1].lower()}{label[1:]}"
+    elif label and not _names(message, label):
+        where = _capital(label)
+    return f"{where}: {message}" if where else message
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _names(message: str, label: str) -> bool:
+    """The message already names the field ("Type the amount received.")."""
+    return label.removeprefix("the ").casefold() in message.casefold()
+
+
+def in_words(
+    errors: Mapping[str, list[str]],
+    labels: Mapping[str, str],
+    fields: Mapping[str, str] | None = None,
+) -> dict[str, list[str]]:
+    """Field errors keyed as the domain or the API keys them, as the form's fields (`fields`
+    maps a key to its field's name; the key itself by default), each message a sentence naming
+    the field by its label (`labels`, by field name; see `sentence`)."""
+    shown: dict[str, list[str]] = {}
+    for key, messages in errors.items():
+        name = (fields or {}).get(key, key)
+        label = labels.get(name)
+        shown.setdefault(name, []).extend(sentence(key, message, label) for message in messages)
+    return shown

@@ -1,12 +1,14 @@
 """The API's error keys about garments (`items.0.imprints.1.colours`) as the order forms'
 fields (`items-3-imprints-0-colours`) and sentences people read: "Garment 1, imprint 2: Ink
 colours is required for screen printing." (the labels are the forms', templates/
-_item_fields.html; the rest of each sentence is the API's or the domain's own)."""
+_item_fields.html; each sentence is made as every admin form's are: api/admin/forms.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from api.admin.forms import sentence
 
 # How the form's fields are named in sentences.
 ITEM_LABELS = {
@@ -44,7 +46,7 @@ def shown_item_errors(
             continue
         field, where, label = _item_field(key, items)
         shown.setdefault(field, []).extend(
-            _sentence(key, message, where, label) for message in messages
+            sentence(key, message, label, where) for message in messages
         )
     return shown
 
@@ -83,17 +85,3 @@ def _item_field(key: str, items: Sequence[dict[str, Any]]) -> tuple[str, str, st
         return f"items-{number}-imprints-{imprint_number}-{name}", where, label
     name = part.removesuffix("_cents")
     return f"items-{number}-{name}", garment, ITEM_LABELS.get(name, name)
-
-
-def _sentence(key: str, message: str, where: str, label: str | None) -> str:
-    """The API's "The items.0.colour field must not be blank." as "Garment 1: Colour must not
-    be blank."; a sentence of its own (a stock refusal, an amount not read) follows where it
-    is about ("Garment 1, size XXL: The workspace has no …")."""
-    for said in (f"The {key} field ", f"The {key} parameter "):
-        if message.startswith(said):
-            return f"{where}: {label or 'It'} {message[len(said) :]}"
-    if message.startswith(f"The selected {key} is invalid"):
-        return f"{where}: {label or 'It'} must be one of the choices offered."
-    if label:
-        where = f"{where}, {label[0].lower()}{label[1:]}"
-    return f"{where}: {message}"

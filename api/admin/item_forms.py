@@ -364,7 +364,7 @@ def _imprint_body(imprint: dict[str, Any], path: str, own: dict[str, list[str]])
 def _cents(typed: str, key: str, own: dict[str, list[str]]) -> int:
     cents = amounts.cents(typed)
     if cents is None or cents > MAX_CENTS_GIVEN:
-        own[key] = [amounts.REFUSED if cents is None else f"The {key} field {PRICE_TOO_HIGH}."]
+        own[key] = [amounts.refusal(typed) if cents is None else PRICE_TOO_HIGH]
         return 0  # refused here: the API's bound would say it again in minor units
     return cents
 

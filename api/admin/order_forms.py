@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from api.admin import item_forms
-from api.admin.forms import text, whole_number
+from api.admin.forms import sentence, text, whole_number
 from api.admin.item_errors import shown_item_errors
 from api.validation import decode_body
 from models import clock
@@ -47,8 +47,7 @@ UNREAD_LINES = (
     "A line could not be read: its fields are numbered past what this page sends "
     "({names}). Reload the page and add the line again."
 )
-PRICE_MESSAGE = amounts.REFUSED
-PRICE_TOO_HIGH = f"The unit price must be at most {MAX_UNIT_PRICE_CENTS // 100:,}.00."
+PRICE_TOO_HIGH = f"must be at most {MAX_UNIT_PRICE_CENTS // 100:,}.00"
 STAGE_NAMES = {
     "artwork": "Artwork",
     "print_queue": "Print queue",
@@ -57,8 +56,23 @@ STAGE_NAMES = {
     "dispatched": "Dispatched",
     "cancelled": "Cancelled",
 }
-# The form field an API error key belongs to (`lines.N.…` keys are mapped by `_field`).
+# The form field an API error key belongs to (`lines.N.…` keys are mapped by `_field`), and
+# each field as a sentence names it (the labels of templates/_order_form.html).
 FORM_FIELDS = {"customer_id": "customer"}
+ORDER_LABELS = {
+    "customer": "the customer",
+    "due_by": "the due date",
+    "external_ref": "your reference",
+    "notes": "the notes",
+    "lines": "the lines",
+}
+LINE_LABELS = {
+    "description": "the description",
+    "sku": "the SKU",
+    "quantity": "the quantity",
+    "unit_price": "the unit price",
+}
+NO_CONTENT = "Add a garment or a line: an order needs at least one."
 T = TypeVar("T")
 
 
@@ -180,7 +194,7 @@ def _content(typed: dict[str, Any], body: dict[str, Any]) -> dict[str, list[str]
             cents = amounts.cents(line["unit_price"])
             if cents is None or cents > MAX_UNIT_PRICE_CENTS:
                 own[f"lines.{index}.unit_price"] = [
-                    PRICE_MESSAGE if cents is None else PRICE_TOO_HIGH
+                    amounts.refusal(line["unit_price"]) if cents is None else PRICE_TOO_HIGH
                 ]
                 cents = 0  # refused here: the API's bound would say it again in minor units
             item["unit_price_cents"] = cents
@@ -276,25 +290,38 @@ def _same_items(new: Sequence[NewItem], views: Sequence[ItemView]) -> bool:
 
 
 def form_errors(errors: dict[str, list[str]], typed: dict[str, Any]) -> dict[str, list[str]]:
-    """API error keys as the typed form's fields: `lines.0.unit_price_cents` as
-    `lines-3-unit_price` (the API's own messages), `items.0.imprints.1.colours` as
-    `items-0-imprints-1-colours` in people's words (api/admin/item_errors.py)."""
+    """API error keys as the typed form's fields, each message naming the field as the form
+    labels it: `lines.0.unit_price_cents` as `lines-3-unit_price`, "Line 1: the unit price is
+    required." (api/admin/forms.py), `items.0.imprints.1.colours` as
+    `items-0-imprints-1-colours` (api/admin/item_errors.py)."""
     numbers = [line["number"] for line in typed["lines"] if _filled(line)]
     shown = shown_item_errors(errors, typed["items"])
     for key, messages in errors.items():
         if key == "items" or key.startswith("items."):
             continue
-        shown.setdefault(_field(key, numbers), []).extend(messages)
+        field, where, label = _field(key, numbers)
+        words = (NO_CONTENT if key == "lines" and _no_content(message) else
+                 sentence(key, message, label, where) for message in messages)  # fmt: skip
+        shown.setdefault(field, []).extend(words)
     return shown
 
 
-def _field(key: str, numbers: list[int]) -> str:
+def _no_content(message: str) -> bool:
+    return message in ("The lines field is required.", "The lines field must have at least 1 line.")
+
+
+def _field(key: str, numbers: list[int]) -> tuple[str, str, str | None]:
+    """The form field an API key is about, where it is ("Line 2") and its label."""
     parts = key.split(".")
     if len(parts) == 3 and parts[0] == "lines" and parts[1].isdigit():
         index = int(parts[1])
         number = numbers[index] if index < len(numbers) else index
-        return f"lines-{number}-{parts[2].removesuffix('_cents')}"
-    return FORM_FIELDS.get(key, key)
+        part = parts[2].removesuffix("_cents")
+        return f"lines-{number}-{part}", f"Line {index + 1}", LINE_LABELS.get(part, part)
+    if len(parts) == 2 and parts[0] == "lines" and parts[1].isdigit():
+        return "lines", f"Line {int(parts[1]) + 1}", None
+    name = FORM_FIELDS.get(key, key)
+    return name, "", ORDER_LABELS.get(name)
 
 
 # --- moving an order -----------------------------------------------------------------------------

@@ -288,7 +288,7 @@ async def test_refusals_name_the_garment_the_imprint_and_the_field(shop: Shop) -
         "Garment 2, imprint 1, setup (once): Type an amount",
         "Garment 3: Colour is required.",
         "Garment 3, imprint 1: Width (mm) must be at least 1.",
-        "Garment 1, imprint 2: Each colour name must not be greater than 50 characters.",
+        "Garment 1, imprint 2: Each colour name must be at most 50 characters.",
     )
     # beside its field, and everything typed kept
     assert '<p class="error" id="items-1-unit_price-error">' in refused.text
@@ -588,9 +588,9 @@ async def test_hostile_garment_fields_are_refused_never_a_500(shop: Shop) -> Non
         refused,
         "Garment 1, imprint 1: Location must be one of the choices offered.",
         "Garment 1: Size L must be at least 0.",
-        "Garment 1, imprint 1: Ink colours must be an integer.",
-        "Garment 1, upcharge for L: Type an amount",
-        "Garment 2: Style must not be greater than 100 characters.",
+        "Garment 1, imprint 1: Ink colours must be a whole number, e.g. 2.",
+        "Garment 1, upcharge for L: 1,250 could be 1250 or 1.25",
+        "Garment 2: Style must be at most 100 characters.",
     )
     assert await Order.count() == 0
 

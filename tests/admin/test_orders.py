@@ -102,15 +102,15 @@ async def test_a_refused_create_keeps_what_was_typed_with_the_apis_words(shop: S
     )  # fmt: skip
     refused = await create_order(shop, data)
     assert refused.status_code == 422
-    assert "The lines.0.description field must not be blank." in refused.text
-    assert "The lines.1.quantity field must be an integer." in refused.text
+    assert "Line 1: the description must not be blank." in refused.text
+    assert "Line 2: the quantity must be a whole number, e.g. 2." in refused.text
     assert "at most two decimals" in refused.text
     assert 'value="lots"' in refused.text and 'value="4.567"' in refused.text
     assert 'value="SHOP-1"' in refused.text
     assert await Order.count() == 0
     no_lines = await create_order(shop, {"customer": str(customer.id)})
     assert no_lines.status_code == 422
-    assert "The lines field must have at least 1 line." in no_lines.text
+    assert "Add a garment or a line: an order needs at least one." in no_lines.text
 
 
 async def test_external_ref_and_sku_refusals_name_the_field(shop: Shop) -> None:
@@ -119,7 +119,7 @@ async def test_external_ref_and_sku_refusals_name_the_field(shop: Shop) -> None:
     refused = await create_order(shop, two_lines(customer.id, **{"lines-0-sku": "NOPE"}))
     assert refused.status_code == 422
     assert f"The external_ref has already been taken by order {taken.id}." in refused.text
-    assert "The selected lines.0.sku is invalid." in refused.text
+    assert "Line 1: the SKU is not one this workspace has." in refused.text
     assert 'id="lines-0-sku-error"' in refused.text and 'id="external_ref-error"' in refused.text
     assert await Order.count() == 1
 
@@ -310,7 +310,8 @@ async def test_another_workspaces_order_is_not_found(shop: Shop) -> None:
         answer = await post_form(shop.client, "/admin/orders", action, data)
         assert answer.status_code == 404, action
     refused = await create_order(shop, two_lines((await factories.customer(other)).id))
-    assert refused.status_code == 422 and "The selected customer_id is invalid." in refused.text
+    assert refused.status_code == 422
+    assert "The customer is not one this workspace has." in refused.text
     assert (await Order.select(Order.stage).where(Order.id == theirs.id))[0]["stage"] == "artwork"
     assert await Order.count() == 1
 

@@ -2,7 +2,8 @@
 the customer's answers) and the messages sent about the order (status each, resend).
 
 Its two partials, `order/_proofs.html` and `order/_mail.html`, take `order`, `proofs`,
-`artwork` and `messages`, so the order page can show them too."""
+`artwork` and `messages`. The order's page tells the same story in its timeline
+(models/orders/timeline.py), each proof a thumbnail served by `proof_file`."""
 
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ class OrderArtworkController(Controller):
         return page(
             request, "order_artwork.html", status_code=status_code, here="orders",
             title=f"{order.number} · artwork and emails", order=order,
-            artwork=await self._artwork(order), upload=True,
+            artwork=await self._artwork(order),
             proofs=await proofs.for_order(workspace_id, order.id),
             messages=await messages.for_order(workspace_id, order.id),
             errors=errors or {}, message=message, notice=notice, note=note,
@@ -74,16 +75,6 @@ class OrderArtworkController(Controller):
         order = await self._order(request, ref)
         shown = await flash.take(request)
         return await self._page(request, order, notice=shown.notice)
-
-    @get("/{ref:str}/artwork/panel")
-    async def artwork_panel(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:
-        """The proofs with the customer's answers, for the order's page (loaded by htmx)."""
-        order = await self._order(request, ref)
-        workspace_id = request.user.workspace_id
-        return page(
-            request, "order/_proofs.html", order=order, artwork=await self._artwork(order),
-            proofs=await proofs.for_order(workspace_id, order.id), errors={}, upload=False,
-        )  # fmt: skip
 
     @post("/{ref:str}/proofs", status_code=303, request_max_body_size=UPLOAD_BODY_LIMIT)
     async def upload_proof(

@@ -127,8 +127,8 @@ class OrderController(Controller):
         return page(
             request, "order.html", status_code=status_code, here="orders",
             title=f"Order {found.order.number}", o=found.order, lines=found.lines,
-            history=found.history, invoices=found.invoices, messages=found.messages,
-            deliveries=found.deliveries, items=found.items, shown=Shown(user.timezone),
+            invoices=found.invoices, timeline=found.timeline, items=found.items,
+            shown=Shown(user.timezone),
             targets=API_TARGET_STAGES, stage_names=STAGE_NAMES, LOCATION_LABELS=LOCATION_LABELS,
             METHOD_LABELS=METHOD_LABELS, **context,
         )  # fmt: skip

@@ -17,24 +17,21 @@ from models.orders import search as order_search
 from models.orders import ship_to
 from models.orders.item_reads import ItemView, items_of
 from models.orders.queries import (
-    INVOICES,
     ORDER_COLUMNS,
     ORDER_FROM,
     ORDER_LINES,
     ArtworkStatus,
-    HistoryRow,
-    InvoiceRow,
     LineRow,
     OrderRow,
     Stage,
 )
 from models.orders.search import Search
+from models.orders.timeline import Invoice, Timeline, timeline
 from models.stages import OPEN_LIST, STAGES
 from models.statements import Reader, Select, Sql, Stamp
 
 PER_PAGE = 50
 MAX_SEARCH = 200  # customers.name, the longest column `q` looks in
-MAX_DELIVERIES = 100
 ORDER_PREFIX = "ORD-"
 MAX_NUMBER = 32  # orders.number
 DUE_FILTERS = ("overdue", "week")
@@ -217,84 +214,15 @@ HEAD_BY_ID = Select(OrderHead, _HEAD.format(key="o.id"))
 HEAD_BY_NUMBER = Select(OrderHead, _HEAD.format(key="o.number"))
 
 
-class HistoryEntry(HistoryRow, array_like=True, frozen=True):
-    """A stage-history entry (the API's HistoryRow) and who made it (models/actors.py)."""
-
-    actor_kind: str
-    user_name: str | None
-    token_name: str | None
-
-
-HISTORY = Select(
-    HistoryEntry,
-    """
-    SELECT h.from_stage, h.to_stage, UTC_TEXT(h.at), h.actor_kind, u.name, t.name
-    FROM stage_history h
-    LEFT JOIN users u ON u.id = h."user"
-    LEFT JOIN api_tokens t ON t.id = h.token
-    WHERE h."order" = $1
-    ORDER BY h.at, h.id
-    """,
-)
-
-
-class Message(msgspec.Struct, array_like=True, frozen=True):
-    id: int
-    kind: str
-    subject: str
-    status: str
-    created_at: Stamp
-    contact_name: str | None
-    contact_email: str | None
-
-
-MESSAGES = Select(
-    Message,
-    """
-    SELECT m.id, m.kind, m.subject, m.status, UTC_TEXT(m.created_at), p.name, p.email
-    FROM customer_messages m LEFT JOIN contacts p ON p.id = m.contact
-    WHERE m."order" = $1
-    ORDER BY m.id
-    """,
-)
-
-
-class Delivery(msgspec.Struct, array_like=True, frozen=True):
-    id: int
-    event: str
-    status: str
-    attempts: int
-    last_status_code: int | None
-    last_error: str | None
-    created_at: Stamp
-    url: str
-
-
-DELIVERIES = Select(
-    Delivery,
-    """
-    SELECT d.id, e.name, d.status, d.attempts, d.last_status_code, d.last_error,
-           UTC_TEXT(d.created_at), s.url
-    FROM webhook_events e
-    JOIN webhook_deliveries d ON d.event = e.id
-    JOIN webhook_subscriptions s ON s.id = d.subscription
-    WHERE e.workspace = $1 AND e."order" = $2
-    ORDER BY d.id DESC
-    LIMIT $3
-    """,
-)
-
-
 class OrderPage(NamedTuple):
-    """Everything the order's page shows, one read function (one statement) per part."""
+    """Everything the order's page shows, one read function (one statement, the timeline one
+    per source) per part."""
 
     order: OrderHead
     lines: list[LineRow]
-    history: list[HistoryEntry]
-    invoices: list[InvoiceRow]
-    messages: list[Message]
-    deliveries: list[Delivery]
+    invoices: list[Invoice]  # oldest first, read with the timeline
     items: list[ItemView]
+    timeline: Timeline
 
 
 def named(ref: str) -> tuple[Select[OrderHead], int | str] | None:
@@ -323,14 +251,13 @@ async def order_page(workspace_id: int, ref: str) -> OrderPage | None:
         order = await head(reader, workspace_id, ref)
         if order is None:
             return None
+        story = await timeline(reader, workspace_id, order.id)
         return OrderPage(
             order=order,
             lines=await reader.all(ORDER_LINES, order.id),
-            history=await reader.all(HISTORY, order.id),
-            invoices=await reader.all(INVOICES, order.id),
-            messages=await reader.all(MESSAGES, order.id),
-            deliveries=await reader.all(DELIVERIES, workspace_id, order.id, MAX_DELIVERIES),
+            invoices=story.invoices,
             items=await items_of(reader, workspace_id, order.id),
+            timeline=story,
         )
 
 

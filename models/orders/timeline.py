@@ -1,0 +1,295 @@
+"""One order's story, newest first (DECISIONS §20): its stage moves, edits, proofs, the
+customer's answers, emails, invoices, payments and webhook deliveries, merged into one list.
+
+One statement per source (the outbox's events and deliveries are one), each bounded to its
+newest LIMIT rows and scoped to the workspace, whatever the order's size. Edits are read from
+the `order.updated` events of the outbox, the only record of what an edit changed (it names
+no one): retention (models/retention.py) deletes those events after WEBHOOK_RETENTION_DAYS, so
+older edits leave the timeline while the order's revision number stays.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Any
+
+import msgspec
+
+from models import statements
+from models.statements import Reader, Select, Stamp
+
+LIMIT = 200  # entries shown; each source reads at most this many of its newest rows
+
+
+class EntryKind(StrEnum):
+    STAGE_MOVE = "stage_move"
+    EDIT = "edit"
+    PROOF_SENT = "proof_sent"
+    ANSWER = "answer"  # the customer's answer to a proof
+    EMAIL = "email"
+    INVOICE = "invoice"
+    PAYMENT = "payment"
+    DELIVERY = "delivery"
+
+
+# Of entries at the same instant, the effect is told above its cause (a move queues its email
+# and its webhook deliveries in the same transaction): a higher rank is shown first.
+_RANK = {
+    EntryKind.STAGE_MOVE: 0,
+    EntryKind.EDIT: 0,
+    EntryKind.PROOF_SENT: 0,
+    EntryKind.ANSWER: 0,
+    EntryKind.INVOICE: 1,
+    EntryKind.PAYMENT: 1,
+    EntryKind.EMAIL: 2,
+    EntryKind.DELIVERY: 3,
+}
+
+# What an edit's `changed` names, in people's words (models/orders/editing.py OrderEdit.given).
+CHANGED_LABELS = {
+    "due_by": "due date",
+    "notes": "notes",
+    "external_ref": "reference",
+    "lines": "lines",
+    "items": "garments",
+    "ship_to": "ship-to address",
+}
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One line of the timeline: its kind, when, and what that kind tells (`facts`)."""
+
+    kind: EntryKind
+    at: dt.datetime
+    key: str  # unique on the page: the element's id
+    facts: Any
+
+    @property
+    def sort_key(self) -> tuple[dt.datetime, int, str]:
+        return (self.at, _RANK[self.kind], self.key)
+
+
+class StageMove(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    from_stage: str | None
+    to_stage: str
+    at: Stamp
+    actor_kind: str
+    user_name: str | None
+    token_name: str | None
+
+
+class Outbox(msgspec.Struct, array_like=True, frozen=True):
+    """An event of the order with one of its deliveries (None: an edit no one subscribes to);
+    `body` only for `order.updated`, the edit's record."""
+
+    event_id: int
+    body: str | None
+    created_at: Stamp
+    delivery_id: int | None
+    status: str | None  # models.webhooks.names.DeliveryStatus
+    attempts: int | None
+    last_status_code: int | None
+    last_error: str | None
+    url: str | None
+    event: str
+
+
+class Edit(msgspec.Struct, frozen=True):
+    revision: int | None
+    changed: list[str]  # labels (CHANGED_LABELS)
+
+
+class Proof(msgspec.Struct, array_like=True, frozen=True):
+    version: int
+    file_name: str
+    content_type: str
+    size: int
+    note: str
+    created_at: Stamp
+    created_by_name: str | None
+    answer: str | None  # approved | changes_requested
+    answered_at: Stamp | None
+    answered_name: str | None
+    customer_comment: str | None
+
+    @property
+    def is_image(self) -> bool:
+        return self.content_type.startswith("image/")
+
+    @property
+    def approved(self) -> bool:
+        return self.answer == "approved"
+
+
+class Email(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    subject: str
+    status: str  # models.mail.status.MessageStatus
+    created_at: Stamp
+    recipient: str
+    contact_name: str | None
+    sent_at: Stamp | None
+    attempts: int
+    last_error: str | None
+
+
+class Invoice(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    number: str
+    status: str
+    total_cents: int
+    currency: str
+    issued_at: Stamp | None
+    paid_at: Stamp | None
+    created_at: Stamp
+
+
+class Payment(msgspec.Struct, array_like=True, frozen=True):
+    id: int
+    invoice_number: str
+    amount_cents: int
+    currency: str
+    method: str
+    reference: str | None
+    paid_at: Stamp
+    created_at: Stamp
+    actor_kind: str
+    user_name: str | None
+    token_name: str | None
+
+
+# $1 workspace, $2 order, $3 LIMIT in every statement.
+STAGE_MOVES = Select(
+    StageMove,
+    """
+    SELECT h.id, h.from_stage, h.to_stage, h.at, h.actor_kind, u.name, t.name
+    FROM stage_history h
+    LEFT JOIN users u ON u.id = h."user"
+    LEFT JOIN api_tokens t ON t.id = h.token
+    WHERE h.workspace = $1 AND h."order" = $2
+    ORDER BY h.at DESC, h.id DESC LIMIT $3
+    """,
+)
+# The outbox's two stories in one read: edits (`order.updated`, whether delivered or not)
+# and every delivery of the order's events.
+OUTBOX = Select(
+    Outbox,
+    """
+    SELECT e.id, CASE WHEN e.name = 'order.updated' THEN e.body END, e.created_at,
+           d.id, d.status, d.attempts, d.last_status_code, d.last_error, s.url, e.name
+    FROM webhook_events e
+    LEFT JOIN webhook_deliveries d ON d.event = e.id
+    LEFT JOIN webhook_subscriptions s ON s.id = d.subscription
+    WHERE e.workspace = $1 AND e."order" = $2 AND (e.name = 'order.updated' OR d.id IS NOT NULL)
+    ORDER BY e.id DESC, d.id DESC LIMIT $3
+    """,
+)
+PROOFS = Select(
+    Proof,
+    """
+    SELECT p.version, p.file_name, p.content_type, p.size, p.note, p.created_at, u.name,
+           p.answer, p.answered_at, p.answered_name, p.customer_comment
+    FROM artwork_proofs p LEFT JOIN users u ON u.id = p.created_by
+    WHERE p.workspace = $1 AND p."order" = $2
+    ORDER BY p.version DESC LIMIT $3
+    """,
+)
+EMAILS = Select(
+    Email,
+    """
+    SELECT m.id, m.subject, m.status, m.created_at, m.recipient, c.name, m.sent_at,
+           m.attempts, m.last_error
+    FROM customer_messages m LEFT JOIN contacts c ON c.id = m.contact
+    WHERE m.workspace = $1 AND m."order" = $2
+    ORDER BY m.id DESC LIMIT $3
+    """,
+)
+INVOICES = Select(
+    Invoice,
+    """
+    SELECT i.id, i.number, i.status, i.total_cents, i.currency, i.issued_at, i.paid_at,
+           i.created_at
+    FROM invoices i
+    WHERE i.workspace = $1 AND i."order" = $2
+    ORDER BY i.id DESC LIMIT $3
+    """,
+)
+PAYMENTS = Select(
+    Payment,
+    """
+    SELECT p.id, i.number, p.amount_cents, i.currency, p.method, p.reference, p.paid_at,
+           p.created_at, p.actor_kind, u.name, t.name
+    FROM payments p
+    JOIN invoices i ON i.id = p.invoice
+    LEFT JOIN users u ON u.id = p."user"
+    LEFT JOIN api_tokens t ON t.id = p.token
+    WHERE p.workspace = $1 AND i.workspace = $1 AND i."order" = $2
+    ORDER BY p.id DESC LIMIT $3
+    """,
+)
+
+
+class Timeline(msgspec.Struct, frozen=True):
+    entries: list[Entry]  # newest first, at most `limit`
+    more: bool  # older entries exist beyond those shown
+    proofs: list[Proof]  # newest version first
+    invoices: list[Invoice]  # oldest first (the page's invoices card)
+
+
+def _edit(row: Outbox) -> Edit:
+    """An `order.updated` body's revision and changed fields (a body not read as expected
+    still makes an entry: the event happened)."""
+    try:
+        body = msgspec.json.decode(row.body or "")
+    except msgspec.DecodeError:
+        body = {}
+    body = body if isinstance(body, dict) else {}
+    revision = body.get("revision")
+    changed = body.get("changed")
+    names = [str(name) for name in changed] if isinstance(changed, list) else []
+    return Edit(
+        revision=revision if isinstance(revision, int) else None,
+        changed=[CHANGED_LABELS.get(name, name.replace("_", " ")) for name in names],
+    )
+
+
+async def timeline(
+    reader: Reader, workspace_id: int, order_id: int, limit: int = LIMIT
+) -> Timeline:
+    """The order's entries, newest first, at most `limit` (one statement per source)."""
+    args = (workspace_id, order_id, limit)
+    when = statements.when
+    moves = await reader.all(STAGE_MOVES, *args)
+    outbox = await reader.all(OUTBOX, *args)
+    proofs = await reader.all(PROOFS, *args)
+    emails = await reader.all(EMAILS, *args)
+    invoices = await reader.all(INVOICES, *args)
+    payments = await reader.all(PAYMENTS, *args)
+    entries = [Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", r) for r in moves]
+    edits = {r.event_id: r for r in outbox if r.body is not None}  # once, however delivered
+    entries += [
+        Entry(EntryKind.EDIT, when(r.created_at), f"edit-{i}", _edit(r)) for i, r in edits.items()
+    ]
+    entries += [
+        Entry(EntryKind.DELIVERY, when(r.created_at), f"delivery-{r.delivery_id}", r)
+        for r in outbox
+        if r.delivery_id is not None
+    ]
+    for p in proofs:
+        entries.append(Entry(EntryKind.PROOF_SENT, when(p.created_at), f"proof-{p.version}", p))
+        if p.answer is not None and p.answered_at is not None:
+            entries.append(Entry(EntryKind.ANSWER, when(p.answered_at), f"answer-{p.version}", p))
+    entries += [Entry(EntryKind.EMAIL, when(r.created_at), f"message-{r.id}", r) for r in emails]
+    entries += [
+        Entry(EntryKind.INVOICE, when(r.issued_at or r.created_at), f"issued-{r.number}", r)
+        for r in invoices
+    ]
+    entries += [
+        Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r) for r in payments
+    ]
+    entries.sort(key=lambda entry: entry.sort_key, reverse=True)
+    sources = (moves, outbox, proofs, emails, invoices, payments)
+    cut = len(entries) > limit or any(len(rows) == limit for rows in sources)
+    return Timeline(entries=entries[:limit], more=cut, proofs=list(proofs), invoices=invoices[::-1])

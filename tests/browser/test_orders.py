@@ -158,7 +158,7 @@ def test_the_boards_next_stage_button(shop: dict, stack: Stack, page: Page) -> N
     number = card.locator("a.number").inner_text()
     page.set_viewport_size(WIDE)
     shot(page, "board")
-    card.locator("button").click()
+    card.locator("button", has_text="→").click()  # the next stage (← moves back)
     expect(page.locator(".notice")).to_have_text(f"Order {number} moved to In production.")
     expect(page).to_have_url(re.compile(r"/admin/orders/board$"))
     expect(

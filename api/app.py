@@ -14,6 +14,7 @@ from piccolo.table import Table
 from api import idempotency, links, metrics, openapi, ratelimit, request_log
 from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
+from api.admin.stream import live_updates
 from api.controllers import health
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
@@ -100,7 +101,7 @@ def create_app() -> Litestar:
             admin_router(),
             proofs_router(),
         ],
-        lifespan=[database, token_use.keep_recording],
+        lifespan=[database, token_use.keep_recording, live_updates],
         state=State(
             {
                 "rate_limiter": limiter,

@@ -1,96 +1,28 @@
 """PostgreSQL LISTEN on the outbox channel: a wake-up call only; polling stays the backstop.
 
-Reconnecting backs off (1, 2, 4 … 30 s) only while attempts keep failing before the LISTEN is
-in place; once a connection has its LISTEN, the next loss waits the first delay again. A
-server that refuses or drops connections during setup therefore sees fewer and fewer
-attempts, and one that accepts the LISTEN and then drops it at once sees one attempt per
-first delay (1 s): never a tight loop. After any number of passing blips, NOTIFY is back
-within about a second, not after a backoff grown by the earlier losses.
+The connection and its reconnecting (with backoff) are models/listen.py's, shared with the
+web's live updates; a (re)connected LISTEN wakes the worker too, for whatever was recorded
+while nobody listened.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 from collections.abc import Callable
-from typing import Any
 
-import asyncpg
-
-log = logging.getLogger("daemon.listen")
+from models import listen
 
 CHANNEL = "pressline_outbox"
 APPLICATION_NAME = "pressline-worker-listen"
-HEALTH_CHECK_EVERY = 30.0  # seconds; a silently dropped connection is noticed this late
-FIRST_RECONNECT_DELAY = 1.0
-MAX_RECONNECT_DELAY = 30.0
 
 
-class Listener:
-    """Holds one dedicated connection in LISTEN and reconnects whenever it is lost."""
+class Listener(listen.Listener):
+    """The worker's wake-up: every notification (its payload is empty) and every reconnect."""
 
     def __init__(self, dsn: str, on_notify: Callable[[], None]) -> None:
-        self.dsn = dsn
-        self.on_notify = on_notify
-        self.connected = asyncio.Event()
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._delay = FIRST_RECONNECT_DELAY
-
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="listen")
-
-    async def stop(self) -> None:
-        self._stop.set()
-        if self._task is not None:
-            await self._task
-
-    def _notified(self, *_: Any) -> None:
-        self.on_notify()
-
-    async def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                await self._listen()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-                delay = self._delay
-                log.warning("LISTEN connection lost (%s); reconnecting in %g s", exc, delay)
-                await self._sleep(delay)
-                self._delay = min(delay * 2, MAX_RECONNECT_DELAY)
-
-    async def _sleep(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stop.wait(), timeout=seconds)
-
-    async def _listen(self) -> None:
-        conn = await asyncpg.connect(
-            self.dsn, timeout=10, server_settings={"application_name": APPLICATION_NAME}
+        super().__init__(
+            dsn,
+            channel=CHANNEL,
+            application_name=APPLICATION_NAME,
+            on_notify=lambda _payload: on_notify(),
+            on_connected=on_notify,
         )
-        lost = asyncio.Event()
-        conn.add_termination_listener(lambda _: lost.set())
-        try:
-            await conn.add_listener(CHANNEL, self._notified)
-            self._delay = FIRST_RECONNECT_DELAY  # a healthy connection: back off afresh
-            self.connected.set()
-            log.info("listening on %s", CHANNEL)
-            self.on_notify()  # whatever was recorded while nobody listened
-            while not self._stop.is_set():
-                waiters = [asyncio.ensure_future(event.wait()) for event in (lost, self._stop)]
-                _, pending = await asyncio.wait(
-                    waiters, timeout=HEALTH_CHECK_EVERY, return_when=asyncio.FIRST_COMPLETED
-                )
-                for waiter in pending:
-                    waiter.cancel()
-                if self._stop.is_set():
-                    break
-                if lost.is_set() or conn.is_closed():
-                    raise ConnectionError("the server closed the connection")
-                await conn.fetchval("SELECT 1", timeout=10)
-        finally:
-            self.connected.clear()
-            if not conn.is_closed():
-                try:
-                    await asyncio.wait_for(conn.close(), timeout=5)
-                except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
-                    conn.terminate()

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 from piccolo.engine.postgres import PostgresEngine, PostgresTransaction
-from piccolo.engine.sqlite import SQLiteEngine, TransactionType
+from piccolo.engine.sqlite import SQLiteEngine, SQLiteTransaction, TransactionType
 
 if TYPE_CHECKING:
     from piccolo.engine.base import Engine
@@ -172,12 +172,46 @@ def is_postgres() -> bool:
     return isinstance(engine(), PostgresEngine)
 
 
+class _SQLiteWrite(SQLiteTransaction):
+    """Piccolo's SQLite transaction, running `after_commit` callbacks once it has committed."""
+
+    __slots__ = ("committed_callbacks",)
+
+    def __init__(self, engine: SQLiteEngine) -> None:
+        super().__init__(engine=engine, transaction_type=TransactionType.immediate)
+        self.committed_callbacks: list[Callable[[], None]] = []
+
+    async def __aexit__(self, exception_type: Any, exception: Any, traceback: Any) -> bool:
+        outermost = self._parent is None
+        result = await super().__aexit__(exception_type, exception, traceback)
+        if outermost and self._committed:
+            for callback in self.committed_callbacks:
+                try:
+                    callback()
+                except Exception:  # the change is committed: its request must not fail now
+                    log.exception("an after-commit callback failed")
+        return result
+
+
 def transaction() -> Any:
     """A write transaction; on SQLite it takes the write lock up front (no upgrade deadlocks)."""
     db = engine()
     if isinstance(db, SQLiteEngine):
-        return db.transaction(transaction_type=TransactionType.immediate)
+        return _SQLiteWrite(db)
     return db.transaction()
+
+
+def after_commit(callback: Callable[[], None]) -> None:
+    """Call `callback` once the current SQLite write transaction (of `transaction()`) has
+    committed, never if it rolls back; at once outside a transaction. (On PostgreSQL a NOTIFY
+    is what waits for the commit.)"""
+    current = engine().current_transaction.get()
+    if current is None:
+        callback()
+    elif isinstance(current, _SQLiteWrite):
+        current.committed_callbacks.append(callback)
+    else:
+        raise RuntimeError("after_commit needs a transaction opened by models.db.transaction()")
 
 
 def all_tables() -> list[type[Table]]:

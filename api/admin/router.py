@@ -17,6 +17,7 @@ from api.admin import (
     overview,
     settings,
     staff,
+    stream,
     tokens,
     webhooks,
     work_order,
@@ -71,6 +72,7 @@ def admin_router() -> Router:
             InvoiceController,
             orders.OrderController,
             work_order.WorkOrderController,
+            stream.stream,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers
             ),

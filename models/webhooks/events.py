@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from models import clock, db
+from models import clock, db, live
 from models.tables import WebhookDelivery, WebhookEvent, WebhookSubscription
 from models.webhooks.names import EVENT_NAMES, DeliveryStatus, EventName
 
@@ -196,6 +196,10 @@ async def record_event(
             created_at=now,
         )
         await event.save()
+        if order_id is not None:  # the admin's open pages (models/live.py)
+            await live.announce(
+                workspace_id=workspace_id, event_id=event.id, order_id=order_id, name=name
+            )
         subscriptions = await WebhookSubscription.select(
             WebhookSubscription.id,
             WebhookSubscription.events,

@@ -1,0 +1,249 @@
+"""Live updates: each order change, as its `webhook_events` row, handed to the admin's open
+streams of the same workspace, in every web process.
+
+The row's id is the stream's event id: a stream that missed something (a client resuming
+with `Last-Event-ID`, a queue that overflowed, a LISTEN connection that was lost) reads the
+rows after the last id it sent, so nothing depends on a notification arriving.
+
+How a change reaches the processes:
+- PostgreSQL: `record_event` sends `pg_notify('pressline_live', 'ws:event:order:name')` in
+  the change's transaction, so it is delivered at commit and never for a rollback; each web
+  process holds one connection in LISTEN (models/listen.py) and fans out in memory.
+- SQLite (one process): `record_event` hands the change to this process's feed after its
+  transaction commits (`db.after_commit`). Changes made by another process (the `pressline`
+  command) reach open pages on their next change or reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from typing import NamedTuple
+
+from models import clock, db, statements
+from models.admin_sessions import IDLE
+from models.listen import Listener
+from models.tables import AdminSession, WebhookEvent
+
+log = logging.getLogger("pressline.live")
+
+CHANNEL = "pressline_live"
+APPLICATION_NAME = "pressline-web-live"
+QUEUE_LIMIT = 64  # changes waiting for one stream; past it the stream reads the table instead
+CATCH_UP_LIMIT = 500  # rows one catch-up sends; more missed than that: a `reset`
+
+
+class Change(NamedTuple):
+    """One order-related event row, as a stream sends it."""
+
+    id: int
+    workspace_id: int
+    order_id: int
+    name: str
+
+
+def encode(change: Change) -> str:
+    """The NOTIFY payload: integers and an event name from models/webhooks/names.py only."""
+    return f"{change.workspace_id}:{change.id}:{change.order_id}:{change.name}"
+
+
+def decode(payload: str) -> Change | None:
+    parts = payload.split(":", 3)
+    if len(parts) != 4 or not all(part.isdigit() for part in parts[:3]):
+        return None
+    workspace_id, event_id, order_id, name = parts
+    return Change(int(event_id), int(workspace_id), int(order_id), name)
+
+
+class Subscription:
+    """One open stream's queue: bounded; when it overflows it is emptied and marked `behind`,
+    and the stream reads what it missed from the table."""
+
+    def __init__(self, workspace_id: int) -> None:
+        self.workspace_id = workspace_id
+        self.changes: collections.deque[Change] = collections.deque()
+        self.behind = False
+        self.closed = False
+        self._wake = asyncio.Event()
+
+    def push(self, change: Change) -> None:
+        if len(self.changes) >= QUEUE_LIMIT:
+            self.fall_behind()
+            return
+        self.changes.append(change)
+        self._wake.set()
+
+    def fall_behind(self) -> None:
+        self.changes.clear()
+        self.behind = True
+        self._wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self._wake.set()
+
+    async def wait(self, seconds: float) -> bool:
+        """Until there is something to do (True) or `seconds` pass (False)."""
+        if self.changes or self.behind or self.closed:
+            return True
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
+
+
+class Feed:
+    """This process's open streams by workspace, and the last event id it has seen."""
+
+    def __init__(self) -> None:
+        self.streams: dict[int, set[Subscription]] = {}
+        self.last_id: int | None = None
+        self.closed = False
+
+    def subscribe(self, workspace_id: int) -> Subscription:
+        subscription = Subscription(workspace_id)
+        if self.closed:
+            subscription.close()
+        self.streams.setdefault(workspace_id, set()).add(subscription)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        streams = self.streams.get(subscription.workspace_id)
+        if streams is not None:
+            streams.discard(subscription)
+            if not streams:
+                del self.streams[subscription.workspace_id]
+
+    def publish(self, change: Change) -> None:
+        self.last_id = max(self.last_id or 0, change.id)
+        for subscription in self.streams.get(change.workspace_id, ()):
+            subscription.push(change)
+
+    def missed(self) -> None:
+        """Notifications may have been lost (the LISTEN connection was down): every stream
+        reads the table from its last id."""
+        for streams in self.streams.values():
+            for subscription in streams:
+                subscription.fall_behind()
+
+    def close(self) -> None:
+        """The process is stopping: every stream ends, and none opens again."""
+        self.closed = True
+        for streams in self.streams.values():
+            for subscription in streams:
+                subscription.close()
+
+    def count(self) -> int:
+        return sum(len(streams) for streams in self.streams.values())
+
+    async def cursor(self) -> int:
+        """Where a stream opened without `Last-Event-ID` starts: the newest event id this
+        process knows of (read once from the table, then kept up by what it publishes)."""
+        if self.last_id is None:
+            rows = (
+                await WebhookEvent.select(WebhookEvent.id)
+                .order_by(WebhookEvent.id, ascending=False)
+                .limit(1)
+            )
+            self.last_id = max(self.last_id or 0, rows[0]["id"] if rows else 0)
+        return self.last_id
+
+
+FEED = Feed()
+_listener: Listener | None = None
+
+
+def _notified(payload: str) -> None:
+    change = decode(payload)
+    if change is None:
+        log.warning("ignored a malformed %s notification", CHANNEL)
+        return
+    FEED.publish(change)
+
+
+async def start() -> None:
+    """The web process's one LISTEN connection (PostgreSQL); nothing to open on SQLite."""
+    global _listener
+    FEED.closed, FEED.last_id = False, None
+    engine = db.engine()
+    if db.is_postgres() and _listener is None:
+        dsn = engine.config["dsn"]  # type: ignore[attr-defined]
+        _listener = Listener(
+            dsn,
+            channel=CHANNEL,
+            application_name=APPLICATION_NAME,
+            on_notify=_notified,
+            on_connected=FEED.missed,
+        )
+        await _listener.start()
+
+
+async def stop() -> None:
+    """Ends every open stream and closes the LISTEN connection."""
+    global _listener
+    FEED.close()
+    listener, _listener = _listener, None
+    if listener is not None:
+        await listener.stop()
+
+
+def listener() -> Listener | None:
+    return _listener
+
+
+async def announce(*, workspace_id: int, event_id: int, order_id: int, name: str) -> None:
+    """Tell every web process about an order's change; called in the change's transaction."""
+    change = Change(event_id, workspace_id, order_id, name)
+    if db.is_postgres():
+        # Delivered when the transaction commits, dropped when it rolls back.
+        await WebhookEvent.raw("SELECT pg_notify({}, {})", CHANNEL, encode(change))
+    else:
+        db.after_commit(lambda: FEED.publish(change))
+
+
+class CatchUp(NamedTuple):
+    """What a stream missed: the changes, oldest first, or (`reset_to`, the newest id) when
+    there were more than CATCH_UP_LIMIT: the page then reloads its regions instead."""
+
+    changes: list[Change]
+    reset_to: int | None = None
+
+
+async def since(workspace_id: int, after: int) -> CatchUp:
+    """The workspace's order-related events after event id `after`."""
+    rows = await (
+        WebhookEvent.select(WebhookEvent.id, WebhookEvent.order, WebhookEvent.name)
+        .where(
+            (WebhookEvent.workspace == workspace_id)
+            & (WebhookEvent.id > after)
+            & WebhookEvent.order.is_not_null()
+        )
+        .order_by(WebhookEvent.id, ascending=False)
+        .limit(CATCH_UP_LIMIT + 1)
+    )
+    if len(rows) > CATCH_UP_LIMIT:
+        return CatchUp([], reset_to=rows[0]["id"])
+    return CatchUp(
+        [Change(row["id"], workspace_id, row["order"], row["name"]) for row in reversed(rows)]
+    )
+
+
+async def still_signed_in(session_id: int) -> bool:
+    """Whether the stream's session is still good (not logged out, expired, idle past its
+    limit, nor its user deactivated), read without touching it: an open stream must not keep
+    an idle session alive."""
+    rows = await AdminSession.select(
+        AdminSession.expires_at, AdminSession.last_seen_at, AdminSession.user.is_active
+    ).where(AdminSession.id == session_id)
+    if not rows:
+        return False
+    now = clock.now()
+    row = rows[0]
+    return bool(
+        row["user.is_active"]
+        and statements.when(row["expires_at"]) > now
+        and statements.when(row["last_seen_at"]) + IDLE > now
+    )

@@ -21,8 +21,8 @@ REFUSED = (
 )
 NEGATIVE = "Type the amount without a minus sign, e.g. 12.50: it cannot be negative here."
 _GROUPED = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+", re.ASCII)
-AMBIGUOUS = "{typed} could be {whole} or {small}: type {whole} (or {typed}.00) or {small}."
-GROUPED = "Type {whole} or {typed}.00, with the decimals after a point, e.g. 1,250.00."
+AMBIGUOUS = "Type the amount as {whole} (or {typed}.00) or as {small}: {typed} could be either."
+GROUPED = "Type the amount as {whole} or {typed}.00, with the decimals after a point."
 
 
 def cents(text: str) -> int | None:

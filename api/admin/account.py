@@ -12,11 +12,18 @@ from litestar import Controller, Request, get, post
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, text
+from api.admin.forms import form, in_words, text
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models import members
 from models.errors import InvalidFields
+
+# Each field as a refusal names it (the labels of account.html).
+LABELS = {
+    "current_password": "the password typed as current",
+    "new_password": "the new password",
+    "confirm_password": "the password typed again",
+}
 
 
 class AccountController(Controller):
@@ -41,7 +48,7 @@ class AccountController(Controller):
         except InvalidFields as invalid:
             return page(
                 request, "account.html", status_code=422, here="account", title="Your account",
-                errors=invalid.errors,
+                errors=in_words(invalid.errors, LABELS),
             )  # fmt: skip
         return await flash.redirect(
             request, f"{PREFIX}/account",

@@ -17,7 +17,7 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, text, whole_number
+from api.admin.forms import form, in_words, text, whole_number
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
@@ -32,6 +32,13 @@ ContactId = Annotated[int, PathParameter(description="Contact id")]
 FIELDS = ("name", "slug", "price_list", "discount", "payment_terms", "carrier", "tax_exempt")
 CONTACT_FIELDS = ("name", "email", "phone", "primary")
 EMPTY = {name: "" for name in FIELDS} | {"payment_terms": "net_30"}
+# Each field as a refusal names it (the labels of customer_form.html, _contact_fields.html).
+LABELS = {
+    "name": "the name", "slug": "the slug", "price_list": "the price list",
+    "discount": "the discount", "payment_terms": "the payment terms",
+    "carrier": "the default carrier",
+}  # fmt: skip
+CONTACT_LABELS = {"name": "the name", "email": "the email", "phone": "the phone number"}
 
 
 def page_number(request: Request[Any, Any, Any]) -> int:
@@ -123,7 +130,8 @@ class CustomerController(Controller):
                     customer_id=customer_id, slug=typed["slug"], **values
                 )
         except InvalidFields as invalid:
-            return self._form(request, typed=typed, customer_id=customer_id, errors=invalid.errors)
+            errors = in_words(invalid.errors, LABELS)
+            return self._form(request, typed=typed, customer_id=customer_id, errors=errors)
         notice = (
             f"The customer {row.name} was added."
             if customer_id is None
@@ -190,7 +198,8 @@ class CustomerController(Controller):
                 **_contact_values(typed),
             )  # fmt: skip
         except InvalidFields as invalid:
-            return await self._show(request, customer_id, typed=typed, errors=invalid.errors)
+            errors = in_words(invalid.errors, CONTACT_LABELS)
+            return await self._show(request, customer_id, typed=typed, errors=errors)
         role = "the primary contact" if row.is_primary else "a contact"
         return await flash.redirect(
             request, f"{PREFIX}/customers/{customer_id}", f"{row.name} was added as {role}."
@@ -235,7 +244,8 @@ class CustomerController(Controller):
                 contact_id=contact_id, **_contact_values(typed),
             )  # fmt: skip
         except InvalidFields as invalid:
-            return self._contact_form(request, row, typed=typed, errors=invalid.errors)
+            errors = in_words(invalid.errors, CONTACT_LABELS)
+            return self._contact_form(request, row, typed=typed, errors=errors)
         return await flash.redirect(
             request, f"{PREFIX}/customers/{customer_id}", f"{row.name}'s details were saved."
         )

@@ -102,7 +102,7 @@ def sentence(key: str, message: str, label: str | None, where: str = "") -> str:
         where = f"{where}, {label[:1].lower()}{label[1:]}"
     elif label and not _names(message, label):
         where = _capital(label)
-    return f"{where}: {message}" if where else message
+    return f"{where}: {message}" if where else _capital(message)
 
 
 def _capital(words: str) -> str:

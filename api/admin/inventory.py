@@ -24,7 +24,7 @@ from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 from api.admin import flash
 from api.admin.customers import page_number
-from api.admin.forms import form, text, whole_number
+from api.admin.forms import form, in_words, text, whole_number
 from api.admin.order_forms import Shown
 from api.admin.pages import page
 from api.admin.sku_urls import ADJUST, PATH, sku_url, target
@@ -44,6 +44,7 @@ TOO_LARGE = (
     "Nothing was imported: split it into smaller files and import each."
 )
 MOVEMENTS_PAGE = 50
+ADJUST_LABELS = {"delta": "the change", "reason": "the reason"}  # as refusals name them
 
 
 def too_large(request: Request[Any, Any, Any], _: HTTPException) -> Template:
@@ -136,7 +137,8 @@ class InventoryController(Controller):
                 reason=typed["reason"], actor=Actor.user(request.user.user_id),
             )  # fmt: skip
         except InvalidFields as invalid:
-            return await self._show(request, named.sku, typed=typed, errors=invalid.errors)
+            errors = in_words(invalid.errors, ADJUST_LABELS)
+            return await self._show(request, named.sku, typed=typed, errors=errors)
         return await flash.redirect(
             request, sku_url(done.code, done.sku_id), f"On hand {delta:+,}: now {done.on_hand:,}."
         )

@@ -21,7 +21,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.customers import page_number
-from api.admin.forms import form, text
+from api.admin.forms import form, in_words, text
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
@@ -36,6 +36,9 @@ from models.orders.lines import local_midnight
 
 InvoiceNumber = Annotated[str, PathParameter(description="Invoice number, e.g. INV-2026-0007")]
 PAYMENT_FIELDS = ("amount", "method", "date", "reference")
+# The payment form's fields as refusals name them (invoice.html).
+PAYMENT_LABELS = {"amount": "the amount", "method": "the method", "date": "the date",
+                  "reference": "the reference"}  # fmt: skip
 METHOD_LABELS = {
     PaymentMethod.BANK_TRANSFER: "Bank transfer",
     PaymentMethod.CARD: "Card",
@@ -58,12 +61,12 @@ def _payment(typed: dict[str, str], timezone: str) -> tuple[dict[str, Any], dict
     if not typed["amount"].strip():
         errors["amount"] = ["Type the amount received."]
     elif amount is None:
-        errors["amount"] = [amounts.REFUSED]
+        errors["amount"] = [amounts.refusal(typed["amount"])]
     elif amount < 1:
         errors["amount"] = ["The amount must be at least 0.01."]
     method = typed["method"] if typed["method"] in set(PaymentMethod) else None
     if method is None:
-        errors["method"] = ["Choose how it was paid."]
+        errors["method"] = ["Choose the method: how it was paid."]
     paid_at = None
     if typed["date"].strip():
         try:
@@ -86,7 +89,7 @@ def _payment(typed: dict[str, str], timezone: str) -> tuple[dict[str, Any], dict
         "reference": reference or None,
         "paid_at": paid_at,
     }
-    return values, errors
+    return values, in_words(errors, PAYMENT_LABELS)
 
 
 class InvoiceController(Controller):

@@ -18,17 +18,21 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, text
+from api.admin.forms import form, in_words, text
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX, owner_only
 from models import members
 from models.admin_sessions import AdminUser
-from models.errors import InvalidFields, RuleRefused
+from models.errors import InvalidFields, RuleRefused, summary
 from models.queries import admin as queries
 from models.tables import User
 
 MemberId = Annotated[int, PathParameter(description="User id")]
 EMPTY = {"name": "", "email": "", "role": "staff", "password": ""}
+# Each field as a refusal names it (the labels of staff.html and staff_password.html).
+LABELS = {"name": "the name", "email": "the email", "role": "the role",
+          "password": "the initial password"}  # fmt: skip
+PASSWORD_LABELS = {"password": "the new password", "confirm_password": "the password typed again"}
 
 
 def last_owner(rows: list[members.Member]) -> int | None:
@@ -79,7 +83,8 @@ class StaffController(Controller):
                 role=typed["role"], password=typed["password"],
             )  # fmt: skip
         except InvalidFields as invalid:
-            return await self._list(request, status_code=422, errors=invalid.errors, typed=typed)
+            errors = in_words(invalid.errors, LABELS)
+            return await self._list(request, status_code=422, errors=errors, typed=typed)
         return await flash.redirect(
             request, f"{PREFIX}/staff",
             f"The member was added: {added.name} ({added.role}) can log in with the password "
@@ -137,8 +142,11 @@ class StaffController(Controller):
         member = await _member(request, member_id)
         try:
             await action()
-        except (RuleRefused, InvalidFields) as refused:
+        except RuleRefused as refused:
             return await self._list(request, status_code=422, message=refused.message)
+        except InvalidFields as invalid:  # a role no page offers
+            message = summary(in_words(invalid.errors, LABELS))
+            return await self._list(request, status_code=422, message=message)
         return await flash.redirect(request, f"{PREFIX}/staff", notice(member))
 
     def _password_form(
@@ -149,7 +157,8 @@ class StaffController(Controller):
     ) -> Template:
         return page(
             request, "staff_password.html", status_code=422 if errors else 200, here="staff",
-            title=f"Password of {member.name}", member=member, errors=errors or {},
+            title=f"Password of {member.name}", member=member,
+            errors=in_words(errors or {}, PASSWORD_LABELS),
         )  # fmt: skip
 
     @get("/{member_id:int}/password")

@@ -9,7 +9,7 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, text, whole_number
+from api.admin.forms import form, in_words, text, whole_number
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX
 from models import accounts, plans
@@ -19,6 +19,7 @@ from models.queries import admin as queries
 
 NO_API = "The workspace's plan ({plan}) does not include API access, so tokens cannot be created."
 TokenId = Annotated[int, PathParameter(description="API token id")]
+LABELS = {"name": "the name", "days": "the lifetime in days"}  # as refusals name the fields
 
 
 async def visible_token(user: AdminUser, token_id: int) -> dict[str, Any]:
@@ -73,7 +74,8 @@ class TokenController(Controller):
                 user_id=user.user_id, name=typed["name"], expires_in_days=days
             )
         except InvalidFields as invalid:
-            return await self._list(request, status_code=422, errors=invalid.errors, typed=typed)
+            errors = in_words(invalid.errors, LABELS, {"expires_in_days": "days"})
+            return await self._list(request, status_code=422, errors=errors, typed=typed)
         except RuleRefused as refused:
             return await self._list(request, status_code=422, typed=typed, message=refused.message)
         return await flash.redirect(

@@ -16,7 +16,7 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, many, text, whole_number
+from api.admin.forms import form, in_words, many, text, whole_number
 from api.admin.pages import page, see_other, zone
 from api.admin.security import PREFIX, owner_only
 from models import clock, statements
@@ -29,6 +29,8 @@ from models.webhooks.names import EVENT_NAMES
 SubscriptionId = Annotated[int, PathParameter(description="Webhook subscription id")]
 UNKNOWN_CUSTOMER = "Choose one of the workspace's customers, or all customers."
 OVERLAP_HOURS = "Give a whole number of hours from 0 to 168."
+# The subscription form's fields as refusals name them (_subscription_fields.html).
+SUBSCRIPTION_LABELS = {"url": "the URL", "events": "the events", "customer": "the customer"}
 _SPACED_OFFSET = re.compile(r"\s+([+-]\d\d(?::?\d\d)?|Z)$")
 SINCE_EXAMPLE = "Give a date and time, e.g. 2026-11-22 09:00 (the workspace's time zone) or "
 SINCE_EXAMPLE += "2026-11-22 09:00 +01:00."
@@ -112,7 +114,7 @@ async def _subscription_form(request: Request[Any, Any, Any]) -> tuple[dict[str,
 
 
 def _merge(errors: dict[str, list[str]], invalid: InvalidFields) -> dict[str, list[str]]:
-    return {**invalid.errors, **errors}
+    return in_words({**invalid.errors, **errors}, SUBSCRIPTION_LABELS)
 
 
 class WebhookController(Controller):

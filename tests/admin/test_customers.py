@@ -75,8 +75,9 @@ async def test_refused_create_keeps_what_was_typed(shop: Shop) -> None:
     answer = await post_form(shop.client, "/admin/customers/new", "/admin/customers/", form)
     assert answer.status_code == 422
     for message in (
-        "must not be blank", "must be lowercase letters, digits and single hyphens",
-        "must be one of prepaid", "a discount belongs to a price list",
+        "The name must not be blank.", "must be lowercase letters, digits and single hyphens",
+        "The payment terms must be one of the choices offered.",
+        "A discount belongs to a price list",
     ):  # fmt: skip
         assert message in answer.text
     assert 'value="Bad Slug"' in answer.text

@@ -149,12 +149,12 @@ async def test_refusals_come_back_beside_their_fields_and_change_nothing(shop: S
     tomorrow = (clock.now() + dt.timedelta(days=2)).date().isoformat()
     cases = [
         ({"amount": ""}, "amount", "Type the amount received."),
-        ({"amount": "1,250"}, "amount", "Type an amount with at most two decimals"),
+        ({"amount": "1,250"}, "amount", "Type the amount as 1250 (or 1,250.00) or as 1.25"),
         ({"amount": "12.345"}, "amount", "Type an amount with at most two decimals"),
         ({"amount": "0"}, "amount", "The amount must be at least 0.01."),
         ({"amount": "123.46"}, "amount", "The amount is more than the balance, 123.45 GBP."),
         ({"amount": "9" * 40}, "amount", "Type an amount with at most two decimals"),
-        ({"amount": "1", "method": "bitcoin"}, "method", "Choose how it was paid."),
+        ({"amount": "1", "method": "bitcoin"}, "method", "Choose the method: how it was paid."),
         ({"amount": "1", "date": "27/11/2026"}, "date", "Type the date as YYYY-MM-DD"),
         ({"amount": "1", "date": tomorrow}, "date", "The date must not be in the future."),
         ({"amount": "1", "date": "1969-12-31"}, "date", "The date must not be before 1970-01-01."),

@@ -589,7 +589,7 @@ async def test_hostile_garment_fields_are_refused_never_a_500(shop: Shop) -> Non
         "Garment 1, imprint 1: Location must be one of the choices offered.",
         "Garment 1: Size L must be at least 0.",
         "Garment 1, imprint 1: Ink colours must be a whole number, e.g. 2.",
-        "Garment 1, upcharge for L: 1,250 could be 1250 or 1.25",
+        "Garment 1, upcharge for L: Type the amount as 1250 (or 1,250.00) or as 1.25",
         "Garment 2: Style must be at most 100 characters.",
     )
     assert await Order.count() == 0

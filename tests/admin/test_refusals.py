@@ -272,7 +272,8 @@ async def test_invalid_forms_come_back_with_messages_and_typed_values(shop: Shop
         {"name": "", "email": "not-an-email", "role": "boss", "password": "short"},
     )  # fmt: skip
     assert bad_member.status_code == 422
-    for message in ("must not be blank", "must be an email address", "must be one of owner, staff",
+    for message in ("The name must not be blank.", "must be an email address",
+                    "The role must be one of the choices offered.",
                     "at least 12 characters"):  # fmt: skip
         assert message in bad_member.text, message
     assert 'value="not-an-email"' in bad_member.text

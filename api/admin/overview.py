@@ -75,35 +75,39 @@ class Facts:
         if at is None:
             return "no due date"
         days = (when(at) - self.shown.today).days
-        if days == 0:
-            return "due today"
-        if days == 1:
-            return "due tomorrow"
-        return f"due {self.shown.day(at)}"
+        if days < 0:
+            return f"due {self.shown.day(at)}, {self.ago(-days)} late"
+        return {0: "due today", 1: "due tomorrow"}.get(days, f"due {self.shown.day(at)}")
+
+    @staticmethod
+    def ago(days: int) -> str:
+        return "1 day" if days == 1 else f"{days} days"
 
     def since(self, at: Any) -> str:
-        days = (self.now - when(at)).days
-        return f"{self.shown.day(at)} ({days} day{'s' if days != 1 else ''} ago)"
+        days = (self.shown.today - when(at)).days + 1 if when(at) < self.shown.today else 0
+        if days == 0:
+            return "today"
+        return "yesterday" if days == 1 else f"{self.ago(days)} ago ({self.shown.day(at)})"
 
-    def why(self, item: Item) -> str:
-        """The item's urgency in a few words (the comment of a change request is apart)."""
+    def why(self, item: Item) -> list[str]:
+        """The item's urgency in a few short phrases (a change request's comment apart)."""
         stage = self.shown.stage(item.stage)
         match item.kind:
             case Kind.OVERDUE | Kind.DUE_SOON:
-                return f"{self.due(item.at)} · {stage}"
+                return [self.due(item.at), stage]
             case Kind.PROOF_WAITING:
-                return f"proof {item.figure} sent {self.since(item.at)}"
+                return [f"proof {item.figure}", f"sent {self.since(item.at)}"]
             case Kind.CHANGES_REQUESTED:
                 if item.at is None:
-                    return f"changes requested · {stage}"
-                return f"proof {item.figure} answered {self.since(item.at)} · {stage}"
+                    return ["changes requested", stage]
+                return [f"proof {item.figure}", f"answered {self.since(item.at)}", stage]
             case Kind.UNAPPROVED:
-                return f"{stage} · {ARTWORK_STATES.get(item.note or '', item.note)}"
+                return [stage, ARTWORK_STATES.get(item.note or "", item.note or "")]
             case Kind.SHORT_OF_STOCK:
-                return f"{item.note}: {-(item.figure or 0):,} short · {self.due(item.at)}"
+                return [f"{item.note}: {-(item.figure or 0):,} short", self.due(item.at)]
             case _:  # Kind.INVOICE_OVERDUE
                 balance = self.shown.money(item.figure, item.note or "")
-                return f"{balance} to pay · was due {self.shown.day(item.at)}"
+                return [f"{balance} to pay", f"was due {self.shown.day(item.at)}"]
 
 
 class OverviewController(Controller):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import itertools
 import re
 import uuid
 from dataclasses import dataclass
+from html import unescape
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,7 +23,16 @@ from tests.admin.conftest import Shop
 from tests.admin.support import statement_count
 
 ZONE = "Pacific/Auckland"  # far from UTC: "today" is the workspace's, not the server's
-_versions = itertools.count(1)
+# One customer per kind, so a page shows which order is which.
+CUSTOMERS = {
+    Kind.OVERDUE: "Hop & Barley Brewing Co.",
+    Kind.DUE_SOON: "St Aidan's Primary School",
+    Kind.PROOF_WAITING: "The Velvet Tides",
+    Kind.CHANGES_REQUESTED: "Northside Roller Derby",
+    Kind.UNAPPROVED: "Harbour Swim Club",
+    Kind.SHORT_OF_STOCK: "Golden Fox Festival",
+    Kind.INVOICE_OVERDUE: "Iron Anchor Gym",
+}
 
 
 def today() -> dt.date:
@@ -39,6 +48,11 @@ def section(page: str, kind: Kind) -> str:
     """The HTML of one kind's card ("" when the kind is not shown)."""
     start = page.find(f'id="attention-{kind}"')
     return "" if start < 0 else page[start : page.index("</section>", start)]
+
+
+def words(html: str) -> str:
+    """The text of some HTML, as a person reads it."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def listed(page: str, kind: Kind) -> list[str]:
@@ -82,7 +96,7 @@ async def seed_day(ws: Workspace, *, decoys: bool = True) -> Day:
     under that kind only) and, with `decoys`, orders close to each rule that must not show.
     The workspace's zone becomes ZONE."""
     await Workspace.update({Workspace.timezone: ZONE}).where(Workspace.id == ws.id)
-    c = {kind: await factories.customer(ws, f"Customer {kind}") for kind in Kind}
+    c = {kind: await factories.customer(ws, name) for kind, name in CUSTOMERS.items()}
 
     async def order(kind: Kind, stage: str, artwork: str = "approved", **fields: Any) -> Order:
         row = await factories.order(ws, c[kind], stage=stage, **fields)
@@ -174,13 +188,15 @@ async def test_each_kind_of_a_seeded_day_is_listed_once_with_its_link(shop: Shop
         assert theirs.expected[kind] not in page
     assert "Nothing needs attention" not in page and "Nothing to do:" not in page
     assert '/admin/orders?due=overdue">All overdue orders</a>' in section(page, Kind.OVERDUE)
-    changes = section(page, Kind.CHANGES_REQUESTED)
-    assert "Make the logo bigger" in changes and "proof 1 answered" in changes
-    assert "TEE-BLK-L: 7 short" in section(page, Kind.SHORT_OF_STOCK)
-    assert "75.00 GBP to pay" in section(page, Kind.INVOICE_OVERDUE)
-    assert "QC &amp; pack · no proof sent" in section(page, Kind.UNAPPROVED)
-    assert "proof 1 sent" in section(page, Kind.PROOF_WAITING)
-    assert "days ago" in section(page, Kind.PROOF_WAITING)
+    changes = words(section(page, Kind.CHANGES_REQUESTED))
+    assert "Make the logo bigger" in changes and "proof 1 · answered " in changes
+    assert "TEE-BLK-L: 7 short · no due date" in words(section(page, Kind.SHORT_OF_STOCK))
+    assert "75.00 GBP to pay · was due" in words(section(page, Kind.INVOICE_OVERDUE))
+    assert "QC & pack · no proof sent" in words(section(page, Kind.UNAPPROVED))
+    assert "proof 1 · sent 3 days ago (" in words(section(page, Kind.PROOF_WAITING))
+    assert "3 days late · In production" in words(section(page, Kind.OVERDUE))
+    in_two_days = (today() + dt.timedelta(days=2)).isoformat()
+    assert f"due {in_two_days} · Print queue" in words(section(page, Kind.DUE_SOON))
 
 
 async def test_a_quiet_day_says_nothing_needs_attention(shop: Shop) -> None:

@@ -182,3 +182,52 @@ def axe(page: Page) -> None:
         if v["impact"] in ("serious", "critical")
     ]
     assert bad == [], f"{page.url}: {bad}"
+
+
+class WebProcess:
+    """One more web process on a stack's database, as a second server behind a load balancer
+    would be; it can be stopped and started again on the same port."""
+
+    def __init__(self, url: str, log_path: Path, env: dict[str, str]) -> None:
+        self.url, self.log_path = url, log_path
+        self.env = {**os.environ, "DATABASE_URL": url, **env}
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "uvicorn", "api.app:app", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--no-access-log"]  # fmt: skip
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(  # noqa: S603 - our own server
+                command, cwd=ROOT, env=self.env, stdout=log, stderr=log
+            )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{self.base}/health", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(self.log_path.read_text(errors="replace"))
+            time.sleep(0.2)
+
+    def stop(self) -> float:
+        """SIGTERM, as a platform stops a process; returns the seconds it took to exit."""
+        if self.process is None:
+            return 0.0
+        began = time.monotonic()
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.process = None
+        return time.monotonic() - began
+
+
+@pytest.fixture
+def second_web(stack: Stack, tmp_path: Path) -> Iterator[WebProcess]:
+    """A second web process on `stack`'s database."""
+    web = WebProcess(stack.url, tmp_path / "second-web.log", {"LOG_LEVEL": "WARNING"})
+    web.start()
+    yield web
+    web.stop()

@@ -180,8 +180,10 @@
   stream.addEventListener("reset", soon);
   stream.addEventListener("error", function () {
     lost = true;
+    document.documentElement.setAttribute("data-live", "lost");
   });
   stream.addEventListener("open", function () {
+    document.documentElement.setAttribute("data-live", "open");
     if (lost) {
       lost = false;
       soon(); // back after a restart: whatever changed meanwhile is on the page again

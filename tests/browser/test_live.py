@@ -40,11 +40,14 @@ async def shops(backend: str) -> dict[str, Any]:
         )
         await factories.set_artwork(order, status="approved", version=1)
         orders.append(order)
+    packed = await factories.order(ws, customer, stage="qc_pack", lines=[("Tour caps", 5, 700)])
+    await factories.set_artwork(packed, status="approved", version=1)
     other = await factories.workspace(name="Northside Screens")
     await member(other, name="Nia North", email="nia@northside.example")
     theirs = await factories.order(other, await factories.customer(other, "Corner Café"))
     return {
         "orders": orders,
+        "packed": packed,
         "theirs": theirs,
         "token": await factories.token(owner),
         "owner": owner,
@@ -164,16 +167,35 @@ def test_changes_show_live_on_another_web_process(
 
 
 def test_a_region_being_typed_in_waits_for_the_form(shops: dict, stack: Stack, page: Page) -> None:
-    """The orders list is live; a search being typed keeps its text (the form is outside the
-    region), and an order page's form being filled in is not replaced under the typing."""
-    first, _ = shops["orders"]
+    """The board is not replaced under a dispatch form being filled in: the change waits until
+    the form is sent. The orders list is live too (its search form is outside the region)."""
+    first, second = shops["orders"]
+    packed = shops["packed"]
     log_in(page, stack, "olive@inkwell.example")
+    _open(page, f"{stack.base}/admin/orders/board")
+    page.locator(f"#card-{packed.number} summary").click()
+    page.fill(f"#tracking-{packed.number}", "JD0002")
+    stack.api(
+        "POST", f"/api/v1/orders/{first.id}/advance", shops["token"],
+        json={"to_stage": "in_production"},
+    )  # fmt: skip
+    page.wait_for_timeout(1500)
+    expect(_column(page, "print_queue").locator(f"#card-{first.number}")).to_be_visible()
+    page.locator("h1").click()  # the field loses focus; its form is still unsent
+    page.wait_for_timeout(1000)
+    expect(_column(page, "print_queue").locator(f"#card-{first.number}")).to_be_visible()
+    assert page.input_value(f"#tracking-{packed.number}") == "JD0002"
+    _not_reloaded(page)
+    page.locator(f"#card-{packed.number} button", has_text="Dispatch").click()
+    expect(page.locator(".notice")).to_contain_text(f"Order {packed.number} moved")
+    expect(_column(page, "in_production").locator(f"#card-{first.number}")).to_be_visible()
+
     _open(page, f"{stack.base}/admin/orders")
-    row = page.locator(f"#orders-list #order-{first.id}")
+    row = page.locator(f"#orders-list #order-{second.id}")
     expect(row).to_contain_text("Print queue")
     page.fill("input[name=q]", "Tour")
     stack.api(
-        "POST", f"/api/v1/orders/{first.id}/advance", shops["token"],
+        "POST", f"/api/v1/orders/{second.id}/advance", shops["token"],
         json={"to_stage": "in_production"},
     )  # fmt: skip
     expect(row).to_contain_text("In production", timeout=LIVE_MS)

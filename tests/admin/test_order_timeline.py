@@ -26,9 +26,10 @@ from models.tables import (
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import subscription
+from tests.proofs.files import PDF, png
 
 T0 = dt.datetime(2026, 3, 1, 9, 30, tzinfo=dt.UTC)
-ENTRY = re.compile(r'<li class="entry (\w+)" id="([\w-]+)"')
+ENTRY = re.compile(r'<li class="entry" data-kind="(\w+)" id="([\w-]+)"')
 
 
 def at(hours: float) -> dt.datetime:
@@ -39,7 +40,7 @@ async def proof(
     o: Order, version: int, when: dt.datetime, *, content_type: str, by: User | None = None,
     **answer: object,
 ) -> None:  # fmt: skip
-    data = f"proof {o.id} {version}".encode()
+    data = png() if content_type == "image/png" else PDF
     await ArtworkProof(
         workspace=o.workspace, order=o.id, version=version,
         file_name=f"front-v{version}.{content_type.rsplit('/', 1)[-1]}", content_type=content_type,
@@ -63,7 +64,8 @@ async def seeded(shop: Shop) -> tuple[Order, dict[str, int]]:
     """An order with one entry of each kind, an hour apart (the creation at T0)."""
     customer = await factories.customer(shop.ws, name="Acme Brewing")
     contact = await factories.contact(customer, name="Dana Reyes", is_primary=True)
-    o = await factories.order(shop.ws, customer, created_at=T0)
+    o = await factories.order(shop.ws, customer, created_at=T0, stage="print_queue")
+    await factories.set_artwork(o, status="approved", version=2, approved_at=at(5))
     ids: dict[str, int] = {}
     ids["edit"] = await event(
         shop.ws.id, o, "order.updated", at(1), revision=2, changed=["due_by", "notes"]
@@ -146,13 +148,16 @@ async def test_the_timeline_tells_every_kind_newest_first(shop: Shop) -> None:
     assert '<time class="when" datetime="2026-03-01T09:30:00+00:00">' in section  # created
     text = flat(section)
     name = shop.owner.name
-    assert f'Moved from Artwork to <strong>Print queue</strong> <span class="who">by {name}' in text
-    assert 'Created in <strong>Artwork</strong> <span class="who">by operator' in text
     assert (
-        'Edited: now <strong>revision 2</strong> <span class="who">changed due date, notes' in text
+        f'Moved from Artwork to <strong>Print queue</strong> <span class="actor">by {name}' in text
+    )
+    assert 'Created in <strong>Artwork</strong> <span class="actor">by operator' in text
+    assert (
+        'Edited: now <strong>revision 2</strong> <span class="actor">changed due date, notes'
+        in text
     )
     assert "Make the logo 20% bigger." in text and "asked for changes to proof version 1" in text
-    assert 'The customer approved proof version 2 <span class="who">(Dana Reyes)' in text
+    assert 'The customer approved proof version 2 <span class="actor">(Dana Reyes)' in text
     assert "Email “Proof of your order” to Dana Reyes" in text and 'class="state sent"' in text
     assert f'Invoice <a href="/admin/invoices/{number}">{number}</a> issued for 150.00 GBP' in text
     assert "Payment of <strong>50.00 GBP</strong> (bank transfer, BACS 991)" in text

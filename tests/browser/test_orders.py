@@ -107,8 +107,9 @@ def test_an_order_from_two_lines_to_dispatch_and_its_invoice(
     expect(page.locator("#tracking")).to_have_text("15502 1234 5678")
     invoice = page.locator(".invoice")
     expect(invoice).to_contain_text("INV-")
-    expect(page.locator("ol.history li")).to_have_count(5)
-    expect(page.locator("ol.history li").last).to_contain_text("by Olive Owner")
+    moves = page.locator("#timeline li[data-kind=stage_move]")  # newest first
+    expect(moves).to_have_count(5)
+    expect(moves.first).to_contain_text("to Dispatched by Olive Owner")
 
     # what the API says now
     orders = stack.api("GET", "/api/v1/orders", shop["token"]).json()["data"]
@@ -193,7 +194,9 @@ def test_a_starter_shop_moves_its_order(starter: dict, stack: Stack, page: Page)
     move_to(page, "print_queue")
     expect(page.locator(".notice")).to_have_text(f"Order {number} moved to Print queue.")
     expect(page.locator("h1 .stage")).to_have_text("Print queue")
-    expect(page.locator("ol.history li").last).to_contain_text("by Sam Starter")
+    expect(page.locator("#timeline li[data-kind=stage_move]").first).to_contain_text(
+        "by Sam Starter"
+    )
     stage = _stage_in_database(stack, starter["order"].id)
     assert stage == "print_queue"
 

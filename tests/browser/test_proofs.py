@@ -143,9 +143,16 @@ def test_a_customer_approves_a_proof_and_asks_for_changes(
 
     page.goto(f"{stack.base}/admin/orders/{second.number}")  # the order's own page
     expect(page.locator("#artwork-status")).to_have_text("changes requested")
+    expect(page.locator("#timeline #proof-1")).to_contain_text("Changes requested")
+    expect(page.locator("#timeline #answer-1")).to_contain_text(
+        "The customer asked for changes to proof version 1"
+    )
+    expect(page.locator("#timeline #answer-1 .customer-comment")).to_have_text(
+        "Please make the logo 20% bigger."
+    )
+    page.goto(f"{stack.base}/admin/orders/{second.number}/artwork")  # the proofs' table
     expect(page.locator("#proof-1")).to_contain_text("changes requested")
     expect(page.locator("#proof-1 .customer-comment")).to_have_text(
         "Please make the logo 20% bigger."
     )
-    page.goto(f"{stack.base}/admin/orders/{second.number}/artwork")
     expect(page.locator("#messages")).to_contain_text("sent")

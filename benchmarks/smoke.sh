@@ -24,4 +24,5 @@ run benchmarks.ceiling --smoke
 run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin page answers
 run benchmarks.admin --search --orders 2000 --requests 3  # the order search (PostgreSQL)
 run benchmarks.inventory_import --smoke         # the SKU CSV import, 50 KiB
+run benchmarks.streams --smoke                  # open admin streams (PostgreSQL)
 echo "== benchmarks: all smoke runs passed"

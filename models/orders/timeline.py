@@ -64,10 +64,11 @@ class Entry(msgspec.Struct, frozen=True):
     at: dt.datetime
     key: str  # unique on the page: the element's id
     facts: Any
+    seq: int  # the row's id (a proof's version): the order of rows of one kind at one instant
 
     @property
-    def sort_key(self) -> tuple[dt.datetime, int, str]:
-        return (self.at, _RANK[self.kind], self.key)
+    def sort_key(self) -> tuple[dt.datetime, int, int]:
+        return (self.at, _RANK[self.kind], self.seq)
 
 
 class StageMove(msgspec.Struct, array_like=True, frozen=True):
@@ -234,7 +235,6 @@ PAYMENTS = Select(
 class Timeline(msgspec.Struct, frozen=True):
     entries: list[Entry]  # newest first, at most `limit`
     more: bool  # older entries exist beyond those shown
-    proofs: list[Proof]  # newest version first
     invoices: list[Invoice]  # oldest first (the page's invoices card)
 
 
@@ -267,29 +267,34 @@ async def timeline(
     emails = await reader.all(EMAILS, *args)
     invoices = await reader.all(INVOICES, *args)
     payments = await reader.all(PAYMENTS, *args)
-    entries = [Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", r) for r in moves]
+    entries = [Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", r, r.id) for r in moves]
     edits = {r.event_id: r for r in outbox if r.body is not None}  # once, however delivered
     entries += [
-        Entry(EntryKind.EDIT, when(r.created_at), f"edit-{i}", _edit(r)) for i, r in edits.items()
+        Entry(EntryKind.EDIT, when(r.created_at), f"edit-{i}", _edit(r), i)
+        for i, r in edits.items()
     ]
     entries += [
-        Entry(EntryKind.DELIVERY, when(r.created_at), f"delivery-{r.delivery_id}", r)
+        Entry(EntryKind.DELIVERY, when(r.created_at), f"delivery-{r.delivery_id}", r, r.delivery_id)
         for r in outbox
         if r.delivery_id is not None
     ]
     for p in proofs:
-        entries.append(Entry(EntryKind.PROOF_SENT, when(p.created_at), f"proof-{p.version}", p))
+        sent = Entry(EntryKind.PROOF_SENT, when(p.created_at), f"proof-{p.version}", p, p.version)
+        entries.append(sent)
         if p.answer is not None and p.answered_at is not None:
-            entries.append(Entry(EntryKind.ANSWER, when(p.answered_at), f"answer-{p.version}", p))
-    entries += [Entry(EntryKind.EMAIL, when(r.created_at), f"message-{r.id}", r) for r in emails]
+            answered = when(p.answered_at)
+            entries.append(Entry(EntryKind.ANSWER, answered, f"answer-{p.version}", p, p.version))
     entries += [
-        Entry(EntryKind.INVOICE, when(r.issued_at or r.created_at), f"issued-{r.number}", r)
+        Entry(EntryKind.EMAIL, when(r.created_at), f"message-{r.id}", r, r.id) for r in emails
+    ]
+    entries += [
+        Entry(EntryKind.INVOICE, when(r.issued_at or r.created_at), f"issued-{r.number}", r, r.id)
         for r in invoices
     ]
     entries += [
-        Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r) for r in payments
+        Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r, r.id) for r in payments
     ]
     entries.sort(key=lambda entry: entry.sort_key, reverse=True)
     sources = (moves, outbox, proofs, emails, invoices, payments)
     cut = len(entries) > limit or any(len(rows) == limit for rows in sources)
-    return Timeline(entries=entries[:limit], more=cut, proofs=list(proofs), invoices=invoices[::-1])
+    return Timeline(entries=entries[:limit], more=cut, invoices=invoices[::-1])

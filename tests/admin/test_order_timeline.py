@@ -230,3 +230,32 @@ async def test_the_timeline_is_bounded_and_says_so(shop: Shop) -> None:
         whole = await order_timeline.timeline(reader, shop.ws.id, o.id)
     assert [e.key for e in cut.entries] == [e.key for e in whole.entries[:4]] and cut.more
     assert len(whole.entries) == 11 and not whole.more
+
+
+async def test_at_one_instant_the_effects_come_above_their_cause(shop: Shop) -> None:
+    """A move, its email and its delivery share their transaction's time; moves of one instant
+    keep the order they were made in (by id, the tenth after the ninth)."""
+    customer = await factories.customer(shop.ws)
+    o = await factories.order(shop.ws, customer, created_at=T0)
+    moves = []
+    for _ in range(10):
+        move = StageChange(
+            workspace=shop.ws.id, order=o.id, from_stage="artwork", to_stage="print_queue",
+            at=at(1), actor_kind="operator",
+        )  # fmt: skip
+        await move.save()
+        moves.append(f"move-{move.id}")
+    message = CustomerMessage(
+        workspace=shop.ws.id, order=o.id, customer=customer.id, kind="stage",
+        subject="Queued for printing", body="…", status="muted", created_at=at(1),
+    )  # fmt: skip
+    await message.save()
+    hook = await event(shop.ws.id, o, "order.stage_changed", at(1))
+    delivery = WebhookDelivery(
+        workspace=shop.ws.id, event=hook, subscription=await subscription(shop.ws),
+        status="succeeded", attempts=1, last_status_code=200, created_at=at(1),
+    )  # fmt: skip
+    await delivery.save()
+    section = timeline_of((await shop.client.get(f"/admin/orders/{o.number}")).text)
+    keys = [key for _, key in ENTRY.findall(section)]
+    assert keys == [f"delivery-{delivery.id}", f"message-{message.id}", *moves[::-1], keys[-1]]

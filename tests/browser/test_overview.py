@@ -1,6 +1,7 @@
 """The overview's "Needs attention" in Chromium against a real web process: a seeded day with
 each kind present once (tests/admin/test_attention.py's, with its decoys), every card linked,
-no serious or critical axe-core issue; saved at 1280 px and on a phone for docs/admin.md."""
+no serious or critical axe-core issue; saved at 1280 px and on a phone for docs/admin.md. The
+webhook figures it no longer shows are on the Webhooks page."""
 
 from __future__ import annotations
 
@@ -64,6 +65,11 @@ def test_the_overview_shows_what_needs_attention_first(
     page.locator(f"#attention-{Kind.INVOICE_OVERDUE} a.number").click()
     number = day["expected"][Kind.INVOICE_OVERDUE].rsplit("/", 1)[1]
     expect(page.locator("h1")).to_contain_text(number)
+
+    page.goto(f"{stack.base}/admin/webhooks")  # where the webhook figures moved
+    expect(page.locator(".webhook-health")).to_contain_text("Deliveries pending")
+    axe(page)
+    shots(page, "webhooks-health")
 
 
 def test_a_quiet_shop_sees_that_nothing_needs_attention(

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import socket
+import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,7 +23,7 @@ import pytest
 from litestar import Litestar
 
 from api.admin import stream as stream_module
-from models import live
+from models import admin_sessions, live
 from models.actors import OPERATOR
 from models.orders.stage_moves import advance_order
 from models.tables import Order, Workspace
@@ -274,3 +280,51 @@ async def test_closing_the_feed_ends_every_stream(app: Litestar, shop: Shop):
             await asyncio.wait_for(answer.ended.wait(), WAIT)
         finally:
             live.FEED.closed = False
+
+
+async def test_the_web_process_stops_at_once_on_sigterm_with_streams_open(
+    backend: str, tmp_path: Path
+):
+    """`python -m api` (the Procfile's web) waits up to 25 s for requests in flight on SIGTERM;
+    open streams end at the signal instead of holding it."""
+    ws = await factories.workspace()
+    owner = await member(ws, role="owner")
+    cookie = await admin_sessions.create(owner.id, ws.id)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": backend, "PORT": str(port), "LOG_LEVEL": "WARNING"}
+    log = (tmp_path / "web.log").open("wb")
+    web = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "api", "--host", "127.0.0.1", env=env, stdout=log, stderr=log
+    )
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as client:
+            for _ in range(150):
+                try:
+                    if (await client.get("/health")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.2)
+            client.cookies.set("pressline_session", cookie)
+            streams = [client.stream("GET", "/admin/stream") for _ in range(3)]
+            answers = [await s.__aenter__() for s in streams]
+            assert [a.status_code for a in answers] == [200, 200, 200]
+            bodies = [answer.aiter_raw() for answer in answers]
+            for body in bodies:
+                assert b": open" in await anext(body)
+            began = time.monotonic()
+            web.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(web.wait(), 20)
+            took = time.monotonic() - began
+            for body in bodies:  # each stream ended (no error: its body is complete)
+                assert [chunk async for chunk in body] == []
+            for s in streams:
+                await s.__aexit__(None, None, None)
+        assert code == 0
+        assert took < 5, f"{took:.1f} s to stop"
+    finally:
+        if web.returncode is None:
+            web.kill()
+            await web.wait()
+        log.close()

@@ -25,12 +25,13 @@ class Heading:
 
     title: str
     rule: str
-    full_list: str | None = None  # a path under the admin's prefix
+    full_list: tuple[str, str] | None = None  # a path under the admin's prefix, its words
 
 
 HEADINGS = {
     Kind.OVERDUE: Heading(
-        "Overdue", "Open orders past their due date.", "/orders?due=overdue"
+        "Overdue", "Open orders past their due date.",
+        ("/orders?due=overdue", "All overdue orders"),
     ),
     Kind.DUE_SOON: Heading(
         "Due within 2 days", "Due today, tomorrow or the day after, and not yet in QC & pack."
@@ -50,7 +51,8 @@ HEADINGS = {
         "A line's SKU has less than nothing available, and the order is not yet in production.",
     ),
     Kind.INVOICE_OVERDUE: Heading(
-        "Invoices overdue", "Past their due date with a balance left to pay."
+        "Invoices overdue", "Past their due date with a balance left to pay.",
+        ("/invoices?status=issued", "All unpaid invoices"),
     ),
 }  # fmt: skip
 ARTWORK_STATES = {

@@ -4,8 +4,8 @@ each kind of attention with its rule, its count and its most urgent orders (or i
 Every rule is written once, here, as the WHERE of one branch of a single statement: each
 branch counts its matches (`COUNT(*) OVER ()`) and keeps the first LIMIT of them, so the page
 costs one round trip. Each branch starts from an index that holds only the work in hand
-(open orders by stage, issued invoices, the proof of the current artwork version), never
-from the workspace's history, so the cost stays flat as dispatched orders pile up."""
+(open orders by stage, issued invoices), never from the workspace's history, so the cost
+stays flat as dispatched orders and paid invoices pile up (docs/admin.md#overview)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from enum import StrEnum
 import msgspec
 
 from models import statements
-from models.stages import OPEN, SEQUENCE
+from models.stages import OPEN, OPEN_LIST, SEQUENCE, consumes_stock
 from models.statements import Select, Stamp
 
 LIMIT = 10  # orders shown per kind; the count says how many there are
@@ -40,12 +40,11 @@ def _sql_list(stages: tuple[str, ...]) -> str:
 
 
 _QUEUE = SEQUENCE.index("print_queue")
-_PRODUCTION = SEQUENCE.index("in_production")
 _QC = SEQUENCE.index("qc_pack")
-OPEN_STAGES = _sql_list(OPEN)
 BEFORE_QC = _sql_list(tuple(s for s in OPEN if SEQUENCE.index(s) < _QC))
-BEFORE_PRODUCTION = _sql_list(tuple(s for s in OPEN if SEQUENCE.index(s) < _PRODUCTION))
 PRINT_QUEUE_ON = _sql_list(tuple(s for s in OPEN if SEQUENCE.index(s) >= _QUEUE))
+# Not yet in production: the stages whose orders still hold their stock reserved.
+STOCK_RESERVED = _sql_list(tuple(s for s in OPEN if not consumes_stock(s)))
 # The latest stage first: an order nearer dispatch without approval is the more urgent.
 _LATEST_FIRST = "CASE o.stage " + " ".join(
     f"WHEN '{stage}' THEN {-SEQUENCE.index(stage)}" for stage in OPEN
@@ -92,7 +91,7 @@ BRANCHES = {
     Kind.OVERDUE: _branch(
         Kind.OVERDUE,
         (*_DUE, _NONE, "NULL", "o.stage"),
-        f"FROM orders o WHERE o.workspace = $1 AND o.stage IN ({OPEN_STAGES}) AND o.due_by < $2",
+        f"FROM orders o WHERE o.workspace = $1 AND o.stage IN ({OPEN_LIST}) AND o.due_by < $2",
         "o.due_by, o.id",
     ),
     Kind.DUE_SOON: _branch(
@@ -128,7 +127,7 @@ BRANCHES = {
             "o.stage",
         ),
         f"""FROM orders o JOIN artwork a ON a."order" = o.id LEFT {_CURRENT_PROOF}
-        WHERE o.workspace = $1 AND o.stage IN ({OPEN_STAGES})
+        WHERE o.workspace = $1 AND o.stage IN ({OPEN_LIST})
         AND a.status = 'changes_requested'""",
         "p.answered_at IS NULL, p.answered_at, o.id",
     ),
@@ -149,7 +148,7 @@ BRANCHES = {
                        PARTITION BY l."order" ORDER BY s.on_hand - s.reserved, s.code
                    ) AS worst
             FROM orders o JOIN order_lines l ON l."order" = o.id JOIN skus s ON s.id = l.sku
-            WHERE o.workspace = $1 AND o.stage IN ({BEFORE_PRODUCTION})
+            WHERE o.workspace = $1 AND o.stage IN ({STOCK_RESERVED})
             AND s.on_hand - s.reserved < 0
         ) AS short JOIN orders o ON o.id = short.id
         WHERE short.worst = 1""",  # noqa: S608 - constant fragments

@@ -188,6 +188,8 @@ async def test_each_kind_of_a_seeded_day_is_listed_once_with_its_link(shop: Shop
         assert theirs.expected[kind] not in page
     assert "Nothing needs attention" not in page and "Nothing to do:" not in page
     assert '/admin/orders?due=overdue">All overdue orders</a>' in section(page, Kind.OVERDUE)
+    invoices = section(page, Kind.INVOICE_OVERDUE)
+    assert '/admin/invoices?status=issued">All unpaid invoices</a>' in invoices
     changes = words(section(page, Kind.CHANGES_REQUESTED))
     assert "Make the logo bigger" in changes and "proof 1 · answered " in changes
     assert "TEE-BLK-L: 7 short · no due date" in words(section(page, Kind.SHORT_OF_STOCK))

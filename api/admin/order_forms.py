@@ -73,6 +73,10 @@ LINE_LABELS = {
     "unit_price": "the unit price",
 }
 NO_CONTENT = "Add a garment or a line: an order needs at least one."
+# A due date before today is saved on a second click: the form comes back with a warning and
+# this field holding the date confirmed (another date typed asks again).
+CONFIRM_DUE_BY = "confirm_due_by"
+PAST_DUE = "The due date {day} is in the past. Save anyway?"
 T = TypeVar("T")
 
 
@@ -100,6 +104,7 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
         "external_ref": text(fields, "external_ref").strip(),
         "notes": text(fields, "notes").strip(),
         "revision": text(fields, "revision").strip(),
+        "confirm_due_by": text(fields, CONFIRM_DUE_BY).strip(),
         "lines": lines or [empty_line(0)],
         "items": items,
         "unread": [name for name in unread if text(fields, name).strip()],
@@ -125,6 +130,7 @@ def typed_edit(content: OrderContent, timezone: str) -> dict[str, Any]:
         "external_ref": order.external_ref or "",
         "notes": order.notes,
         "revision": str(order.revision),
+        "confirm_due_by": "",
         "lines": [
             {
                 "number": number,
@@ -322,6 +328,21 @@ def _field(key: str, numbers: list[int]) -> tuple[str, str, str | None]:
         return "lines", f"Line {int(parts[1]) + 1}", None
     name = FORM_FIELDS.get(key, key)
     return name, "", ORDER_LABELS.get(name)
+
+
+def unconfirmed_past_due(
+    typed: dict[str, Any], due_by: dt.date | Keep | None, timezone: str
+) -> dt.date | None:
+    """`due_by` when it is a day before today in the workspace's zone and the form has not
+    confirmed that very date yet (DECISIONS §20: a due date in the past needs a second click)."""
+    if not isinstance(due_by, dt.date) or due_by >= today(timezone).date():
+        return None
+    return None if typed.get("confirm_due_by") == due_by.isoformat() else due_by
+
+
+def past_due_warning(day: dt.date) -> str:
+    """The warning, e.g. "The due date 3 Nov 2026 is in the past. Save anyway?"."""
+    return PAST_DUE.format(day=f"{day.day} {day:%b %Y}")
 
 
 # --- moving an order -----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ refusals, events and stock effects; the admin adds only who did it (the staff me
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Annotated, Any, NamedTuple
 from urllib.parse import urlencode
 
@@ -26,9 +27,11 @@ from api.admin.order_forms import (
     move_request,
     only_changes,
     order_request,
+    past_due_warning,
     typed_edit,
     typed_move,
     typed_order,
+    unconfirmed_past_due,
     update_request,
 )
 from api.admin.pages import page
@@ -149,13 +152,16 @@ class OrderController(Controller):
         errors: dict[str, list[str]] | None = None,
         message: str | None = None,
         focus: str | None = None,
+        past_due: dt.date | None = None,
     ) -> Template:
         return page(
             request, "order_new.html", status_code=status_code, here="orders", title="New order",
             customers=await admin_queries.customers(request.user.workspace_id),
-            **await self._form_context(request, typed, errors or {}, focus),
-            form_url=_url("/orders/new"), save_label="Create order", back_url=_url("/orders"),
-            back_label="Back to the orders", edited=None, message=message,
+            **await self._form_context(request, typed, errors or {}, focus, past_due),
+            form_url=_url("/orders/new"),
+            save_label="Create order anyway" if past_due else "Create order",
+            back_url=_url("/orders"), back_label="Back to the orders", edited=None,
+            message=message,
         )  # fmt: skip
 
     async def _form_context(
@@ -164,9 +170,11 @@ class OrderController(Controller):
         typed: dict[str, Any],
         errors: dict[str, list[str]],
         focus: str | None,
+        past_due: dt.date | None = None,
     ) -> dict[str, Any]:
         """What both order forms show besides the order: the garments with their size columns
-        (the SKUs' sizes and stock for the style and colour typed) and what to suggest."""
+        (the SKUs' sizes and stock for the style and colour typed), what to suggest, and the
+        warning of a due date in the past with the field that confirms it."""
         workspace_id = request.user.workspace_id
         runs = await garment_options.size_runs(
             workspace_id, [(item["style"], item["colour"]) for item in typed["items"]]
@@ -179,6 +187,8 @@ class OrderController(Controller):
             "focus": focus,
             "locations": LOCATION_LABELS,
             "methods": METHOD_LABELS,
+            "past_due": past_due_warning(past_due) if past_due else None,
+            "confirm_due_by": past_due.isoformat() if past_due else "",
         }
 
     @post("/", status_code=303)
@@ -200,6 +210,9 @@ class OrderController(Controller):
         typed = filled(typed)
         try:
             body = order_request(typed)
+            past = unconfirmed_past_due(typed, body.due_by, request.user.timezone)
+            if past is not None:  # a second click saves it
+                return await self._new_form(request, typed=typed, status_code=422, past_due=past)
             created = await creating.create(
                 workspace_id=request.user.workspace_id, customer_id=body.customer_id,
                 lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
@@ -235,13 +248,15 @@ class OrderController(Controller):
         errors: dict[str, list[str]] | None = None,
         message: str | None = None,
         focus: str | None = None,
+        past_due: dt.date | None = None,
     ) -> Template:
         order = content.order
         return page(
             request, "order_edit.html", status_code=status_code, here="orders",
             title=f"Edit {order.number}",
-            **await self._form_context(request, typed, errors or {}, focus),
-            form_url=_url(f"/orders/{order.number}/edit"), save_label="Save changes",
+            **await self._form_context(request, typed, errors or {}, focus, past_due),
+            form_url=_url(f"/orders/{order.number}/edit"),
+            save_label="Save anyway" if past_due else "Save changes",
             back_url=_url(f"/orders/{order.number}"), back_label="Back to the order",
             edited=order, content_editable=order.stage in CONTENT_EDITABLE,
             stage_name=STAGE_NAMES.get(order.stage, order.stage), message=message,
@@ -264,6 +279,11 @@ class OrderController(Controller):
         number = content.order.number
         try:
             edit = only_changes(update_request(typed).edit(), content, request.user.timezone)
+            past = unconfirmed_past_due(typed, edit.due_by, request.user.timezone)
+            if past is not None:  # a new due date in the past: a second click saves it
+                return await self._edit_form(
+                    request, content, typed=typed, status_code=422, past_due=past
+                )
             await editing.edit_order(
                 workspace_id=request.user.workspace_id, order_id=content.order.id, edit=edit,
                 actor=_actor(request), expected_revision=expected_revision(typed),

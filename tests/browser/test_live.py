@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from models import clock, live
 from tests import factories
 from tests.admin.support import member
-from tests.browser.conftest import DESKTOP, Stack, WebProcess
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, Stack, WebProcess, axe
 from tests.browser.test_admin import log_in
 
 LIVE_MS = 2000  # the contract: within 2 s
@@ -201,3 +201,12 @@ def test_a_region_being_typed_in_waits_for_the_form(shops: dict, stack: Stack, p
     expect(row).to_contain_text("In production", timeout=LIVE_MS)
     assert page.input_value("input[name=q]") == "Tour"
     _not_reloaded(page)
+    # The list after its live refresh, as a person sees it: wide and on a phone.
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "live-orders.png"), full_page=True)
+    axe(page)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(SCREENSHOTS / "live-orders-phone.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the orders list is {width}px wide on a phone"
+    axe(page)

@@ -222,6 +222,8 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                 "rps_without": without.rps,
                 "rps_with": with_streams.rps,
                 "ratio": with_streams.rps / without.rps,
+                "cpu_without": without.server_cpu_ms_per_req,
+                "cpu_with": with_streams.server_cpu_ms_per_req,
                 "fan_out_ms": fan_out * 1000,
                 "open_s": opened_s,
                 "listen": listening_open,
@@ -244,13 +246,15 @@ def summarise(url: str, args: argparse.Namespace, report: dict[str, Any]) -> str
         [
             str(n + 1), f"{r['rss_before']:.1f}", f"{r['rss_after']:.1f}", f"+{r['extra']:.1f}",
             f"{r['rps_without']:.0f}", f"{r['rps_with']:.0f}", f"{r['ratio']:.3f}",
+            f"{r['cpu_without']:.2f}", f"{r['cpu_with']:.2f}",
             f"{r['fan_out_ms']:.0f}", f"{r['open_s']:.2f}", str(r["listen"]),
         ]
         for n, r in enumerate(rounds)
     ]  # fmt: skip
     headers = [
         "round", "RSS before MiB", f"with {args.streams} streams", "extra",
-        "/me req/s without", "with", "ratio", "event to all ms", "opening s", "LISTEN",
+        "/me req/s without", "with", "ratio", "server CPU ms/req without", "with",
+        "event to all ms", "opening s", "LISTEN",
     ]  # fmt: skip
     extra = max(r["extra"] for r in rounds)
     ratio = statistics.median(r["ratio"] for r in rounds)

@@ -58,6 +58,7 @@ def test_settings_show_the_rule_and_a_refused_move_says_why(
     expect(page.locator("#tax_rate")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#tax_rate")).to_have_value("abc")
     axe(page)
+    _shoot(page, "settings-refused.png")
     page.fill("#tax_rate", "17.5")
     page.locator("#tax_rate").press("Enter")
     expect(page.locator(".notice")).to_have_text("The settings were saved.")

@@ -198,6 +198,7 @@ def test_staff_and_a_phone_sized_window(shop: dict, stack: Stack, page: Page) ->
     expect(page.locator("h1")).to_have_text("Owners only")
     page.goto(f"{stack.base}/admin/webhooks")
     expect(page.locator("text=Only an owner can add or change subscriptions.")).to_be_visible()
+    page.click("header.top .menu-toggle")  # on a phone the navigation is behind "Menu"
     page.click("nav >> text=API tokens")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide in a {PHONE['width']}px window"

@@ -6,9 +6,10 @@ with `Last-Event-ID`, a queue that overflowed, a LISTEN connection that was lost
 rows after the last id it sent, so nothing depends on a notification arriving.
 
 How a change reaches the processes:
-- PostgreSQL: `record_event` sends `pg_notify('pressline_live', 'ws:event:order:name')` in
-  the change's transaction, so it is delivered at commit and never for a rollback; each web
-  process holds one connection in LISTEN (models/listen.py) and fans out in memory.
+- PostgreSQL: inserting the row sends `pg_notify('pressline_live', 'ws:event:order:name')`
+  (a trigger, migration 2026-11-27T06:17: no statement of its own per change) in the change's
+  transaction, so it is delivered at commit and never for a rollback; each web process holds
+  one connection in LISTEN (models/listen.py) and fans out in memory.
 - SQLite (one process): `record_event` hands the change to this process's feed after its
   transaction commits (`db.after_commit`). Changes made by another process (the `pressline`
   command) reach open pages on their next change or reload.
@@ -44,7 +45,8 @@ class Change(NamedTuple):
 
 
 def encode(change: Change) -> str:
-    """The NOTIFY payload: integers and an event name from models/webhooks/names.py only."""
+    """The NOTIFY payload, as the trigger on `webhook_events` writes it: integers and an event
+    name from models/webhooks/names.py only."""
     return f"{change.workspace_id}:{change.id}:{change.order_id}:{change.name}"
 
 
@@ -194,13 +196,12 @@ def listener() -> Listener | None:
     return _listener
 
 
-async def announce(*, workspace_id: int, event_id: int, order_id: int, name: str) -> None:
-    """Tell every web process about an order's change; called in the change's transaction."""
-    change = Change(event_id, workspace_id, order_id, name)
-    if db.is_postgres():
-        # Delivered when the transaction commits, dropped when it rolls back.
-        await WebhookEvent.raw("SELECT pg_notify({}, {})", CHANNEL, encode(change))
-    else:
+def announce(*, workspace_id: int, event_id: int, order_id: int, name: str) -> None:
+    """Tell the open streams about an order's change; called in the change's transaction
+    right after its event row is written. On PostgreSQL the row's trigger has already sent
+    the notification (to every web process, this one included, at commit)."""
+    if not db.is_postgres():
+        change = Change(event_id, workspace_id, order_id, name)
         db.after_commit(lambda: FEED.publish(change))
 
 

@@ -65,6 +65,7 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
             subscription.fall_behind()
         yield b"retry: %d\n: open\n\n" % RETRY_MS
         caught_up: set[int] = set()  # sent by the last catch-up; the queue may hold them too
+        reset_to = 0  # a reset covers every change up to its id, whenever its NOTIFY arrives
         loop = asyncio.get_running_loop()
         checked_at = loop.time()
         while True:
@@ -82,7 +83,7 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
                 subscription.behind = False
                 missed = await live.since(user.workspace_id, cursor)
                 if missed.reset_to is not None:
-                    cursor = missed.reset_to
+                    cursor = reset_to = missed.reset_to
                     caught_up = set()
                     subscription.changes.clear()
                     yield reset_event(cursor)
@@ -93,7 +94,7 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
                     yield order_event(change)
             while subscription.changes:
                 change = subscription.changes.popleft()
-                if change.id in caught_up:
+                if change.id in caught_up or change.id <= reset_to:
                     continue
                 cursor = max(cursor, change.id)
                 yield order_event(change)

@@ -197,7 +197,7 @@ async def record_event(
         )
         await event.save()
         if order_id is not None:  # the admin's open pages (models/live.py)
-            await live.announce(
+            live.announce(
                 workspace_id=workspace_id, event_id=event.id, order_id=order_id, name=name
             )
         subscriptions = await WebhookSubscription.select(

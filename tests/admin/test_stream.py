@@ -328,3 +328,33 @@ async def test_the_web_process_stops_at_once_on_sigterm_with_streams_open(
             web.kill()
             await web.wait()
         log.close()
+
+
+async def test_postgres_announces_an_order_event_at_commit_only(backend: str, shop: Shop):
+    """The row's trigger sends the payload models/live.py reads, when the change commits."""
+    if not backend.startswith("postgres"):
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL only")
+    import asyncpg
+
+    from models import db
+
+    order = await _order(shop.ws)
+    received: asyncio.Queue[str] = asyncio.Queue()
+    listener = await asyncpg.connect(backend)
+    try:
+        await listener.add_listener(live.CHANNEL, lambda *args: received.put_nowait(args[3]))
+        async with db.transaction():
+            await _move(order, "print_queue")
+            await asyncio.sleep(0.2)
+            assert received.empty()  # nothing before commit
+        payload = await asyncio.wait_for(received.get(), WAIT)
+    finally:
+        await listener.close()
+    change = live.decode(payload)
+    assert change is not None
+    assert live.encode(change) == payload
+    assert (change.workspace_id, change.order_id, change.name) == (
+        shop.ws.id,
+        order.id,
+        "order.stage_changed",
+    )

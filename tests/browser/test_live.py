@@ -210,3 +210,35 @@ def test_a_region_being_typed_in_waits_for_the_form(shops: dict, stack: Stack, p
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the orders list is {width}px wide on a phone"
     axe(page)
+
+
+def _show(page: Page, state: str) -> None:
+    """The tab hidden or shown again, as the browser tells the page."""
+    page.evaluate(
+        "state => { Object.defineProperty(document, 'visibilityState',"
+        " {value: state, configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }",
+        state,
+    )
+
+
+def test_a_hidden_tab_gives_its_stream_back_and_catches_up(
+    shops: dict, stack: Stack, page: Page
+) -> None:
+    first, _ = shops["orders"]
+    log_in(page, stack, "olive@inkwell.example")
+    _open(page, f"{stack.base}/admin/orders/board")
+    _show(page, "hidden")
+    expect(page.locator("html")).to_have_attribute("data-live", "paused")
+    stack.api(
+        "POST", f"/api/v1/orders/{first.id}/advance", shops["token"],
+        json={"to_stage": "in_production"},
+    )  # fmt: skip
+    page.wait_for_timeout(1000)
+    expect(_column(page, "print_queue").locator(f"#card-{first.number}")).to_be_visible()
+    _show(page, "visible")
+    expect(_column(page, "in_production").locator(f"#card-{first.number}")).to_be_visible(
+        timeout=LIVE_MS
+    )
+    expect(page.locator("html")).to_have_attribute("data-live", "open")
+    _not_reloaded(page)

@@ -175,19 +175,45 @@
   document.addEventListener("focusout", retryDeferred);
 
   var lost = false;
-  stream = new EventSource(new URL("../stream", script.src).href);
-  stream.addEventListener("order", onOrder);
-  stream.addEventListener("reset", soon);
-  stream.addEventListener("error", function () {
-    lost = true;
-    document.documentElement.setAttribute("data-live", "lost");
-  });
-  stream.addEventListener("open", function () {
-    document.documentElement.setAttribute("data-live", "open");
-    if (lost) {
-      lost = false;
-      soon(); // back after a restart: whatever changed meanwhile is on the page again
+
+  function start() {
+    stream = new EventSource(new URL("../stream", script.src).href);
+    stream.addEventListener("order", onOrder);
+    stream.addEventListener("reset", soon);
+    stream.addEventListener("error", function () {
+      lost = true;
+      document.documentElement.setAttribute("data-live", "lost");
+    });
+    stream.addEventListener("open", function () {
+      document.documentElement.setAttribute("data-live", "open");
+      if (lost) {
+        lost = false;
+        soon(); // back after a restart: whatever changed meanwhile is on the page again
+      }
+    });
+  }
+
+  // A hidden tab gives its connection back (browsers allow six per site over HTTP/1.1) and
+  // catches up when it is shown again.
+  function wake() {
+    if (!stream && document.visibilityState === "visible") {
+      start();
+      soon();
+    }
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") {
+      stop();
+      document.documentElement.setAttribute("data-live", "paused");
+    } else {
+      wake();
     }
   });
   window.addEventListener("pagehide", stop);
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) {
+      wake();
+    }
+  });
+  start();
 })();

@@ -311,4 +311,3 @@ async def link_file(token: str, now: dt.datetime) -> dict[str, Any] | None:
         .first()
     )
     return row
-

@@ -19,7 +19,7 @@ BOARD = "/admin/orders/board"
 _CARD = re.compile(r'<article class="card order-card[^"]*" id="card-([^"]+)">(.*?)</article>', re.S)
 _MARK = re.compile(
     r'<li class="mark (\w+)" data-mark="(\w+)" data-state="(\w+)">'
-    r'<span class="who \w+">(\w+)</span> ([^<]*)</li>'
+    r'<span class="actor \w+">(\w+)</span> ([^<]*)</li>'
 )
 
 

@@ -352,10 +352,26 @@ def typed_move(fields: dict[str, Any]) -> dict[str, str]:
     return {name: text(fields, name).strip() for name in ("to_stage", "carrier", "tracking_number")}
 
 
+MOVE_LABELS = {"to_stage": "Move to", "carrier": "Carrier", "tracking_number": "Tracking number"}
+
+
 def move_request(typed: dict[str, str]) -> AdvanceRequest:
-    """The move as `POST /orders/{id}/advance` would read it (empty fields are left out)."""
+    """The move as `POST /orders/{id}/advance` would read it (empty fields are left out); its
+    refusals name the form's fields ("Carrier goes with a move to Dispatched …")."""
     body = {name: value for name, value in typed.items() if value}
-    return decode_body(msgspec.json.encode(body), AdvanceRequest)
+    try:
+        return decode_body(msgspec.json.encode(body), AdvanceRequest)
+    except InvalidFields as invalid:
+        if body.get("to_stage") in SEQUENCE and body["to_stage"] != "dispatched":
+            raise InvalidFields({
+                name: [f"{MOVE_LABELS[name]} goes with a move to Dispatched: choose Dispatched, "
+                       "or clear it."]
+                for name in invalid.errors
+            }) from None  # fmt: skip
+        raise InvalidFields({
+            name: [sentence(name, message, MOVE_LABELS.get(name)) for message in messages]
+            for name, messages in invalid.errors.items()
+        }) from None  # fmt: skip
 
 
 # --- showing orders ------------------------------------------------------------------------------

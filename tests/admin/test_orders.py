@@ -231,7 +231,8 @@ async def test_a_field_refusal_of_a_move_is_shown_beside_the_field(shop: Shop) -
     order = await an_order(shop)
     refused = await move(shop, order.number, "print_queue", carrier="DPD")
     assert refused.status_code == 422
-    assert "The carrier field is only accepted when to_stage is dispatched." in refused.text
+    assert "Carrier goes with a move to Dispatched: choose Dispatched, or clear it." in refused.text
+    assert "when to_stage is" not in refused.text
     assert 'id="carrier-error"' in refused.text and 'value="DPD"' in refused.text
 
 

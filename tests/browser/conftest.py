@@ -132,16 +132,7 @@ def run_stack(backend: str, tmp_path: Path, env: dict[str, str], port: int) -> I
         for command in commands
     ]
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or processes[0].poll() is not None:
-                raise RuntimeError((tmp_path / "processes.log").read_text(errors="replace"))
-            time.sleep(0.2)
+        wait_healthy(f"http://127.0.0.1:{port}", processes[0], tmp_path / "processes.log")
         yield Stack(backend, port, processes)
     finally:
         for process in processes:
@@ -149,6 +140,20 @@ def run_stack(backend: str, tmp_path: Path, env: dict[str, str], port: int) -> I
         for process in processes:
             process.wait(timeout=30)
         log.close()
+
+
+def wait_healthy(base: str, process: subprocess.Popen[bytes], log_path: Path) -> None:
+    """Until the web process at `base` answers /health (30 s), or its log when it died."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            raise RuntimeError(log_path.read_text(errors="replace"))
+        time.sleep(0.2)
 
 
 @pytest.fixture
@@ -202,16 +207,7 @@ class WebProcess:
             self.process = subprocess.Popen(  # noqa: S603 - our own server
                 command, cwd=ROOT, env=self.env, stdout=log, stderr=log
             )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{self.base}/health", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError(self.log_path.read_text(errors="replace"))
-            time.sleep(0.2)
+        wait_healthy(self.base, self.process, self.log_path)
 
     def stop(self) -> float:
         """SIGTERM, as a platform stops a process; returns the seconds it took to exit."""

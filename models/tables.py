@@ -247,6 +247,24 @@ class StageChange(Table, tablename="stage_history"):
     token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
 
 
+class OrderEditRecord(Table, tablename="order_edits"):
+    """One edit of an order (models/orders/editing.py): the revision it made, the fields it
+    changed (`changed`, a JSON list of the API's names, as its `order.updated` event says) and
+    who made it (`actor_kind` with the user and/or token, as stage moves). Kept as long as the
+    order: retention prunes the outbox's events, never these. Indexed by (workspace, order, id)
+    (models_2026_11_27t06_40_01)."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade)
+    revision = Integer()
+    changed = Text(default="[]")
+    actor_kind = Varchar(length=10)  # models.actors.ActorKind
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
 class Invoice(Table, tablename="invoices"):
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)

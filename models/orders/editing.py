@@ -5,7 +5,8 @@ Lines and items change while the order is in CONTENT_EDITABLE stages and has con
 stock; due date, notes and external_ref until it is dispatched or cancelled. A content change
 writes the order's items and lines again (models/orders/content.py), prices them again and
 moves reservations by the difference, recorded as stock movements "order edited". Every
-change raises `revision` by one, so a printed work order can tell it is out of date.
+change raises `revision` by one, so a printed work order can tell it is out of date, and is
+recorded in `order_edits` (revision, fields changed, who) for the order's timeline.
 
 The order row is locked first (as a stage move does), then the workspace row (as a create
 does), so an edit, a move and a create of the same workspace never wait on each other in a
@@ -21,6 +22,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
+
+import msgspec
 
 from models import clock, db, statements, stock
 from models.actors import Actor
@@ -120,6 +123,14 @@ _UPDATE = statements.Sql(
     """
 )
 _TOTALS = statements.Sql("SELECT subtotal_cents, tax_cents, total_cents FROM orders WHERE id = $1")
+# The edit's lasting record (the timeline's; the outbox's event is pruned in time).
+_RECORD = statements.Sql(
+    """
+    INSERT INTO order_edits (workspace, "order", revision, changed, actor_kind, "user", token,
+        created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    """
+)
 
 
 @dataclass(frozen=True)
@@ -237,6 +248,12 @@ async def edit_order(
                 raise NotFoundError("Order not found")
             totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
         await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping)
+        changed = edit.given()
+        await conn.rows(
+            _RECORD, workspace_id, order_id, order.revision + 1,
+            msgspec.json.encode(changed).decode(), actor.kind, actor.user_id,
+            actor.token_id, now,
+        )  # fmt: skip
         await outbox.record_event(
             workspace_id=workspace_id,
             name=EventName.ORDER_UPDATED,
@@ -249,7 +266,7 @@ async def edit_order(
                 external_ref=external_ref,
                 total_cents=totals[2],
                 currency=order.currency,
-                changed=edit.given(),
+                changed=changed,
             ),
             order_id=order_id,
             customer_id=order.customer["id"],

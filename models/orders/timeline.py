@@ -1,11 +1,11 @@
 """One order's story, newest first (DECISIONS §20): its stage moves, edits, proofs, the
 customer's answers, emails, invoices, payments and webhook deliveries, merged into one list.
 
-One statement per source (the outbox's events and deliveries are one), each bounded to its
-newest LIMIT rows and scoped to the workspace, whatever the order's size. Edits are read from
-the `order.updated` events of the outbox, the only record of what an edit changed (it names
-no one): retention (models/retention.py) deletes those events after WEBHOOK_RETENTION_DAYS, so
-older edits leave the timeline while the order's revision number stays.
+One statement per source, each bounded to its newest LIMIT rows and scoped to the workspace,
+whatever the order's size; the two that record who acted, stage moves and edits, share one.
+Edits are read from `order_edits` (models/orders/editing.py), kept as long as the order; the
+outbox is read for webhook deliveries only, so retention (models/retention.py) pruning its
+events takes no edit from the story.
 """
 
 from __future__ import annotations
@@ -71,35 +71,49 @@ class Entry(msgspec.Struct, frozen=True):
         return (self.at, _RANK[self.kind], self.seq)
 
 
-class StageMove(msgspec.Struct, array_like=True, frozen=True):
+class Change(msgspec.Struct, array_like=True, frozen=True):
+    """A stage move or an edit, and who made it (one statement reads both)."""
+
+    kind: str  # EntryKind.STAGE_MOVE | EntryKind.EDIT
+    id: int
+    from_stage: str | None  # a move's
+    to_stage: str | None  # a move's
+    revision: int | None  # an edit's
+    changed: str | None  # an edit's: a JSON list of the API's field names
+    at: Stamp
+    actor_kind: str  # models.actors.ActorKind; "" for an edit recorded before its author was
+    user_name: str | None
+    token_name: str | None
+
+
+class StageMove(msgspec.Struct, frozen=True):
     id: int
     from_stage: str | None
     to_stage: str
-    at: Stamp
     actor_kind: str
     user_name: str | None
     token_name: str | None
 
 
-class Outbox(msgspec.Struct, array_like=True, frozen=True):
-    """An event of the order with one of its deliveries (None: an edit no one subscribes to);
-    `body` only for `order.updated`, the edit's record."""
+class Edit(msgspec.Struct, frozen=True):
+    revision: int
+    changed: list[str]  # labels (CHANGED_LABELS)
+    actor_kind: str  # "": not known (shown without a "by")
+    user_name: str | None
+    token_name: str | None
 
-    event_id: int
-    body: str | None
+
+class Delivery(msgspec.Struct, array_like=True, frozen=True):
+    """A delivery of one of the order's events."""
+
+    id: int
     created_at: Stamp
-    delivery_id: int | None
-    status: str | None  # models.webhooks.names.DeliveryStatus
-    attempts: int | None
+    status: str  # models.webhooks.names.DeliveryStatus
+    attempts: int
     last_status_code: int | None
     last_error: str | None
     url: str | None
     event: str
-
-
-class Edit(msgspec.Struct, frozen=True):
-    revision: int | None
-    changed: list[str]  # labels (CHANGED_LABELS)
 
 
 class Proof(msgspec.Struct, array_like=True, frozen=True):
@@ -162,28 +176,42 @@ class Payment(msgspec.Struct, array_like=True, frozen=True):
 
 
 # $1 workspace, $2 order, $3 LIMIT in every statement.
-STAGE_MOVES = Select(
-    StageMove,
+# Stage moves and edits, each its newest $3 (the typed NULLs let PostgreSQL unite the two).
+CHANGES = Select(
+    Change,
     """
-    SELECT h.id, h.from_stage, h.to_stage, h.at, h.actor_kind, u.name, t.name
-    FROM stage_history h
-    LEFT JOIN users u ON u.id = h."user"
-    LEFT JOIN api_tokens t ON t.id = h.token
-    WHERE h.workspace = $1 AND h."order" = $2
-    ORDER BY h.at DESC, h.id DESC LIMIT $3
+    SELECT * FROM (
+        SELECT 'stage_move' AS kind, h.id, h.from_stage, h.to_stage,
+               CAST(NULL AS INTEGER) AS revision, CAST(NULL AS TEXT) AS changed, h.at,
+               h.actor_kind, u.name AS user_name, t.name AS token_name
+        FROM stage_history h
+        LEFT JOIN users u ON u.id = h."user"
+        LEFT JOIN api_tokens t ON t.id = h.token
+        WHERE h.workspace = $1 AND h."order" = $2
+        ORDER BY h.at DESC, h.id DESC LIMIT $3
+    ) moves
+    UNION ALL
+    SELECT * FROM (
+        SELECT 'edit' AS kind, e.id, CAST(NULL AS TEXT) AS from_stage,
+               CAST(NULL AS TEXT) AS to_stage, e.revision, e.changed, e.created_at,
+               e.actor_kind, u.name AS user_name, t.name AS token_name
+        FROM order_edits e
+        LEFT JOIN users u ON u.id = e."user"
+        LEFT JOIN api_tokens t ON t.id = e.token
+        WHERE e.workspace = $1 AND e."order" = $2
+        ORDER BY e.id DESC LIMIT $3
+    ) edits
     """,
 )
-# The outbox's two stories in one read: edits (`order.updated`, whether delivered or not)
-# and every delivery of the order's events.
-OUTBOX = Select(
-    Outbox,
+DELIVERIES = Select(
+    Delivery,
     """
-    SELECT e.id, CASE WHEN e.name = 'order.updated' THEN e.body END, e.created_at,
-           d.id, d.status, d.attempts, d.last_status_code, d.last_error, s.url, e.name
+    SELECT d.id, e.created_at, d.status, d.attempts, d.last_status_code, d.last_error, s.url,
+           e.name
     FROM webhook_events e
-    LEFT JOIN webhook_deliveries d ON d.event = e.id
+    JOIN webhook_deliveries d ON d.event = e.id
     LEFT JOIN webhook_subscriptions s ON s.id = d.subscription
-    WHERE e.workspace = $1 AND e."order" = $2 AND (e.name = 'order.updated' OR d.id IS NOT NULL)
+    WHERE e.workspace = $1 AND e."order" = $2
     ORDER BY e.id DESC, d.id DESC LIMIT $3
     """,
 )
@@ -238,20 +266,31 @@ class Timeline(msgspec.Struct, frozen=True):
     invoices: list[Invoice]  # oldest first (the page's invoices card)
 
 
-def _edit(row: Outbox) -> Edit:
-    """An `order.updated` body's revision and changed fields (a body not read as expected
-    still makes an entry: the event happened)."""
+def _move(row: Change) -> StageMove:
+    return StageMove(
+        id=row.id,
+        from_stage=row.from_stage,
+        to_stage=row.to_stage or "",
+        actor_kind=row.actor_kind,
+        user_name=row.user_name,
+        token_name=row.token_name,
+    )
+
+
+def _edit(row: Change) -> Edit:
+    """An edit's revision, changed fields in people's words, and who (a list not read as
+    expected still makes an entry: the edit happened)."""
     try:
-        body = msgspec.json.decode(row.body or "")
+        changed = msgspec.json.decode(row.changed or "[]")
     except msgspec.DecodeError:
-        body = {}
-    body = body if isinstance(body, dict) else {}
-    revision = body.get("revision")
-    changed = body.get("changed")
+        changed = []
     names = [str(name) for name in changed] if isinstance(changed, list) else []
     return Edit(
-        revision=revision if isinstance(revision, int) else None,
+        revision=row.revision or 0,
         changed=[CHANGED_LABELS.get(name, name.replace("_", " ")) for name in names],
+        actor_kind=row.actor_kind,
+        user_name=row.user_name,
+        token_name=row.token_name,
     )
 
 
@@ -261,22 +300,21 @@ async def timeline(
     """The order's entries, newest first, at most `limit` (one statement per source)."""
     args = (workspace_id, order_id, limit)
     when = statements.when
-    moves = await reader.all(STAGE_MOVES, *args)
-    outbox = await reader.all(OUTBOX, *args)
+    changes = await reader.all(CHANGES, *args)
+    deliveries = await reader.all(DELIVERIES, *args)
     proofs = await reader.all(PROOFS, *args)
     emails = await reader.all(EMAILS, *args)
     invoices = await reader.all(INVOICES, *args)
     payments = await reader.all(PAYMENTS, *args)
-    entries = [Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", r, r.id) for r in moves]
-    edits = {r.event_id: r for r in outbox if r.body is not None}  # once, however delivered
-    entries += [
-        Entry(EntryKind.EDIT, when(r.created_at), f"edit-{i}", _edit(r), i)
-        for i, r in edits.items()
+    moves = [r for r in changes if r.kind == EntryKind.STAGE_MOVE]
+    edits = [r for r in changes if r.kind == EntryKind.EDIT]
+    entries = [
+        Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", _move(r), r.id) for r in moves
     ]
+    entries += [Entry(EntryKind.EDIT, when(r.at), f"edit-{r.id}", _edit(r), r.id) for r in edits]
     entries += [
-        Entry(EntryKind.DELIVERY, when(r.created_at), f"delivery-{r.delivery_id}", r, r.delivery_id)
-        for r in outbox
-        if r.delivery_id is not None
+        Entry(EntryKind.DELIVERY, when(r.created_at), f"delivery-{r.id}", r, r.id)
+        for r in deliveries
     ]
     for p in proofs:
         sent = Entry(EntryKind.PROOF_SENT, when(p.created_at), f"proof-{p.version}", p, p.version)
@@ -295,6 +333,6 @@ async def timeline(
         Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r, r.id) for r in payments
     ]
     entries.sort(key=lambda entry: entry.sort_key, reverse=True)
-    sources = (moves, outbox, proofs, emails, invoices, payments)
+    sources = (moves, edits, deliveries, proofs, emails, invoices, payments)
     cut = len(entries) > limit or any(len(rows) == limit for rows in sources)
     return Timeline(entries=entries[:limit], more=cut, invoices=invoices[::-1])

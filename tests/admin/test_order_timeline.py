@@ -1,21 +1,29 @@
 """The order page's timeline over HTTP (models/orders/timeline.py): every kind of entry, newest
-first with who and what; the proofs as thumbnails with the approved version marked; nothing of
-another workspace; the customer's name links to the customer's page; the live regions."""
+first with who and what; edits with who made them, kept after retention prunes the outbox; the
+proofs as thumbnails with the approved version marked; nothing of another workspace; the
+customer's name links to the customer's page; the live regions."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import importlib
 import json
 import re
 import uuid
 
+from models import clock, db, retention
+from models.actors import OPERATOR, Actor
+from models.orders import editing
 from models.orders import timeline as order_timeline
+from models.orders.lines import NewLine
 from models.tables import (
+    ApiToken,
     ArtworkProof,
     CustomerMessage,
     Invoice,
     Order,
+    OrderEditRecord,
     Payment,
     StageChange,
     User,
@@ -60,6 +68,18 @@ async def event(ws_id: int, o: Order, name: str, when: dt.datetime, **fields: ob
     return int(row.id)
 
 
+async def edit_record(
+    ws_id: int, o: Order, when: dt.datetime, revision: int, changed: list[str], **who: object
+) -> int:
+    """An edit as models/orders/editing.py records it (who: actor_kind, user, token)."""
+    row = OrderEditRecord(
+        workspace=ws_id, order=o.id, revision=revision, changed=json.dumps(changed),
+        created_at=when, **{"actor_kind": "operator", **who},
+    )  # fmt: skip
+    await row.save()
+    return int(row.id)
+
+
 async def seeded(shop: Shop) -> tuple[Order, dict[str, int]]:
     """An order with one entry of each kind, an hour apart (the creation at T0)."""
     customer = await factories.customer(shop.ws, name="Acme Brewing")
@@ -67,9 +87,11 @@ async def seeded(shop: Shop) -> tuple[Order, dict[str, int]]:
     o = await factories.order(shop.ws, customer, created_at=T0, stage="print_queue")
     await factories.set_artwork(o, status="approved", version=2, approved_at=at(5))
     ids: dict[str, int] = {}
-    ids["edit"] = await event(
-        shop.ws.id, o, "order.updated", at(1), revision=2, changed=["due_by", "notes"]
+    ids["edit"] = await edit_record(
+        shop.ws.id, o, at(1), 2, ["due_by", "notes"], actor_kind="user", user=shop.owner.id
     )
+    # Its outbox event: a delivery's story, not the edit's (the edit is told once).
+    await event(shop.ws.id, o, "order.updated", at(1), revision=2, changed=["due_by", "notes"])
     await proof(o, 1, at(2), content_type="image/png", by=shop.owner,
                 answer="changes_requested", answered_at=at(3), answered_name="Dana Reyes",
                 customer_comment="Make the logo 20% bigger.")  # fmt: skip
@@ -153,8 +175,8 @@ async def test_the_timeline_tells_every_kind_newest_first(shop: Shop) -> None:
     )
     assert 'Created in <strong>Artwork</strong> <span class="actor">by operator' in text
     assert (
-        'Edited: now <strong>revision 2</strong> <span class="actor">changed due date, notes'
-        in text
+        f'Edited: now <strong>revision 2</strong> <span class="actor">by {name}</span> '
+        '<span class="actor">changed due date, notes' in text
     )
     assert "Make the logo 20% bigger." in text and "asked for changes to proof version 1" in text
     assert 'The customer approved proof version 2 <span class="actor">(Dana Reyes)' in text
@@ -162,7 +184,8 @@ async def test_the_timeline_tells_every_kind_newest_first(shop: Shop) -> None:
     assert f'Invoice <a href="/admin/invoices/{number}">{number}</a> issued for 150.00 GBP' in text
     assert "Payment of <strong>50.00 GBP</strong> (bank transfer, BACS 991)" in text
     assert f"recorded by {name}" in text
-    assert "order.stage_changed</a>" in text and 'class="state failed"' in text
+    delivery = f'<a href="/admin/deliveries/{ids["delivery"]}">order.stage_changed</a>'
+    assert delivery in text and 'class="state failed"' in text
     assert "3 attempts, HTTP 500" in text
 
 
@@ -208,12 +231,12 @@ async def test_another_workspaces_rows_are_never_shown(shop: Shop) -> None:
     other: Workspace = await factories.workspace()
     theirs = await factories.order(other, await factories.customer(other), created_at=at(1))
     await proof(theirs, 1, at(9), content_type="image/png")
-    await event(other.id, theirs, "order.updated", at(9), revision=7, changed=["lines"])
+    await edit_record(other.id, theirs, at(9), 7, ["lines"])
     # Rows of the other workspace naming this order's id are not this order's either.
     await StageChange(
         workspace=other.id, order=o.id, from_stage="artwork", to_stage="cancelled", at=at(9)
     ).save()
-    await event(other.id, o, "order.updated", at(9), revision=9, changed=["items"])
+    await edit_record(other.id, o, at(9), 9, ["items"])
     section = timeline_of((await shop.client.get(f"/admin/orders/{o.number}")).text)
     assert "Cancelled" not in section and "revision 9" not in section
     assert "revision 7" not in section and f"/orders/{theirs.number}/" not in section
@@ -259,3 +282,90 @@ async def test_at_one_instant_the_effects_come_above_their_cause(shop: Shop) -> 
     section = timeline_of((await shop.client.get(f"/admin/orders/{o.number}")).text)
     keys = [key for _, key in ENTRY.findall(section)]
     assert keys == [f"delivery-{delivery.id}", f"message-{message.id}", *moves[::-1], keys[-1]]
+
+
+async def edited(shop: Shop) -> tuple[Order, list[str]]:
+    """An order edited three times, by a staff member, an API token and an operator (the
+    domain function every edit goes through), plus an edit changing nothing; its entries'
+    keys, oldest first."""
+    customer = await factories.customer(shop.ws)
+    o = await factories.order(shop.ws, customer, created_at=T0)
+    await factories.token(shop.owner, name="shop floor")
+    token = await ApiToken.select(ApiToken.id).where(ApiToken.user == shop.owner.id).first()
+    assert token is not None
+    for edit, actor in (
+        (editing.OrderEdit(notes="Side door"), Actor.user(shop.owner.id)),
+        (editing.OrderEdit(due_by=dt.date(2026, 12, 24), external_ref="PO-7"),
+         Actor.token(token["id"], shop.owner.id)),
+        (editing.OrderEdit(lines=[NewLine("Tee", 3, 500)]), OPERATOR),
+        (editing.OrderEdit(), OPERATOR),  # nothing to change: no edit
+    ):  # fmt: skip
+        await editing.edit_order(workspace_id=shop.ws.id, order_id=o.id, edit=edit, actor=actor)
+    rows = await OrderEditRecord.select(OrderEditRecord.id).order_by(OrderEditRecord.id)
+    return o, [f"edit-{row['id']}" for row in rows]
+
+
+async def test_edits_say_who_made_them_and_what_changed(shop: Shop) -> None:
+    o, keys = await edited(shop)
+    assert len(keys) == 3
+    section = timeline_of((await shop.client.get(f"/admin/orders/{o.number}")).text)
+    assert [key for kind, key in ENTRY.findall(section) if kind == "edit"] == keys[::-1]
+    by_staff, by_token, by_operator = (flat(entry(section, key)) for key in keys)
+    name = shop.owner.name
+    assert (
+        f'Edited: now <strong>revision 2</strong> <span class="actor">by {name}</span> '
+        '<span class="actor">changed notes</span>' in by_staff
+    )
+    assert (
+        'revision 3</strong> <span class="actor">by API token shop floor</span> '
+        '<span class="actor">changed due date, reference</span>' in by_token
+    )
+    assert (
+        'revision 4</strong> <span class="actor">by operator</span> '
+        '<span class="actor">changed lines</span>' in by_operator
+    )
+
+
+async def test_edits_stay_on_the_timeline_after_retention_prunes_their_events(
+    shop: Shop,
+) -> None:
+    o, keys = await edited(shop)
+    page = f"/admin/orders/{o.number}"
+    before = timeline_of((await shop.client.get(page)).text)
+    updates = WebhookEvent.name == "order.updated"
+    assert await WebhookEvent.count().where(updates) == 3
+
+    later = clock.now() + dt.timedelta(days=31)  # past WEBHOOK_RETENTION_DAYS
+    pruned = await retention.prune(30, now=later)
+    assert pruned.events >= 3 and await WebhookEvent.count().where(updates) == 0
+    assert await OrderEditRecord.count() == 3  # retention keeps the edits
+    after = timeline_of((await shop.client.get(page)).text)
+    assert [key for kind, key in ENTRY.findall(after) if kind == "edit"] == keys[::-1]
+    assert after == before
+
+    await WebhookEvent.delete(force=True)  # whatever happens to the outbox
+    assert timeline_of((await shop.client.get(page)).text) == before
+
+
+async def test_edits_the_outbox_held_before_edits_were_recorded_are_copied_without_a_who(
+    shop: Shop,
+) -> None:
+    """The migration adding `order_edits` copies the `order.updated` events retention has
+    kept: revision and changed fields from the body, no author."""
+    copying = importlib.import_module("models.migrations.models_2026_11_27t06_40_01_000000")
+    customer = await factories.customer(shop.ws)
+    o = await factories.order(shop.ws, customer, created_at=T0)
+    await event(shop.ws.id, o, "order.updated", at(1), revision=2, changed=["due_by", "items"])
+    await event(shop.ws.id, o, "order.stage_changed", at(2))  # not an edit
+    await db.engine().run_ddl(copying.POSTGRES_COPY if db.is_postgres() else copying.SQLITE_COPY)
+
+    [row] = await OrderEditRecord.select().where(OrderEditRecord.order == o.id)
+    assert (row["workspace"], row["revision"], json.loads(row["changed"])) == (
+        shop.ws.id, 2, ["due_by", "items"],
+    )  # fmt: skip
+    assert (row["actor_kind"], row["user"], row["token"]) == ("", None, None)
+    assert row["created_at"] == at(1)
+    section = timeline_of((await shop.client.get(f"/admin/orders/{o.number}")).text)
+    text = flat(entry(section, f"edit-{row['id']}"))
+    shown = 'now <strong>revision 2</strong> <span class="actor">changed due date, garments'
+    assert shown in text and "by " not in text

@@ -74,8 +74,8 @@ async def listeners(url: str) -> int:
         return int(
             await conn.fetchval(
                 "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND application_name = $1",
-                LIVE_APPLICATION,
+                " WHERE datname = current_database() AND application_name LIKE $1",
+                f"{LIVE_APPLICATION} %",
             )
         )
     finally:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import os
 from typing import NamedTuple
 
 from models import clock, db, statements
@@ -176,7 +177,7 @@ async def start() -> None:
         _listener = Listener(
             dsn,
             channel=CHANNEL,
-            application_name=APPLICATION_NAME,
+            application_name=f"{APPLICATION_NAME} {os.getpid()}",  # whose, for operators
             on_notify=_notified,
             on_connected=FEED.missed,
         )

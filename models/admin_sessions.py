@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from typing import Any
 
 import msgspec
 
@@ -74,6 +75,29 @@ _COLUMNS = (
 )
 
 
+def _good(row: dict[str, Any], now: dt.datetime) -> bool:
+    """Not expired, not idle past IDLE, and its user active and still in its workspace."""
+    return bool(
+        statements.when(row["expires_at"]) > now
+        and statements.when(row["last_seen_at"]) + IDLE > now
+        and row["user.is_active"]
+        and row["user.workspace"] == row["workspace"]
+    )
+
+
+async def still_good(session_pk: int) -> bool:
+    """Whether the session (by its row id) is still good, read without touching it: an open
+    live stream must not keep an idle session alive."""
+    rows = await AdminSession.select(
+        AdminSession.expires_at,
+        AdminSession.last_seen_at,
+        AdminSession.workspace,
+        AdminSession.user.is_active,
+        AdminSession.user.workspace,
+    ).where(AdminSession.id == session_pk)
+    return bool(rows) and _good(rows[0], clock.now())
+
+
 async def lookup(session_id: str, now: dt.datetime | None = None) -> AdminUser | None:
     """The session's user if it is still good; an expired session or one whose user was
     deactivated (or moved) is deleted, so it cannot come back."""
@@ -84,15 +108,10 @@ async def lookup(session_id: str, now: dt.datetime | None = None) -> AdminUser |
     if not rows:
         return None
     row = rows[0]
-    last_seen = statements.when(row["last_seen_at"])
-    if (
-        statements.when(row["expires_at"]) <= now
-        or last_seen + IDLE <= now
-        or not row["user.is_active"]
-        or row["user.workspace"] != row["workspace"]
-    ):
+    if not _good(row, now):
         await AdminSession.delete().where(AdminSession.id == row["id"])
         return None
+    last_seen = statements.when(row["last_seen_at"])
     if now - last_seen >= TOUCH_EVERY:
         await AdminSession.update({AdminSession.last_seen_at: now}).where(
             AdminSession.id == row["id"]

@@ -23,10 +23,9 @@ import logging
 import os
 from typing import NamedTuple
 
-from models import clock, db, statements
-from models.admin_sessions import IDLE
+from models import db
 from models.listen import Listener
-from models.tables import AdminSession, WebhookEvent
+from models.tables import WebhookEvent
 
 log = logging.getLogger("pressline.live")
 
@@ -45,13 +44,10 @@ class Change(NamedTuple):
     name: str
 
 
-def encode(change: Change) -> str:
-    """The NOTIFY payload, as the trigger on `webhook_events` writes it: integers and an event
-    name from models/webhooks/names.py only."""
-    return f"{change.workspace_id}:{change.id}:{change.order_id}:{change.name}"
-
-
 def decode(payload: str) -> Change | None:
+    """The NOTIFY payload as the trigger on `webhook_events` writes it,
+    `workspace:event:order:name` (integers, and an event name from models/webhooks/names.py),
+    or None for anything else."""
     parts = payload.split(":", 3)
     if len(parts) != 4 or not all(part.isdigit() for part in parts[:3]):
         return None
@@ -139,9 +135,6 @@ class Feed:
             for subscription in streams:
                 subscription.close()
 
-    def count(self) -> int:
-        return sum(len(streams) for streams in self.streams.values())
-
     async def cursor(self) -> int:
         """Where a stream opened without `Last-Event-ID` starts: the newest event id this
         process knows of (read once from the table, then kept up by what it publishes)."""
@@ -193,10 +186,6 @@ async def stop() -> None:
         await listener.stop()
 
 
-def listener() -> Listener | None:
-    return _listener
-
-
 def announce(*, workspace_id: int, event_id: int, order_id: int, name: str) -> None:
     """Tell the open streams about an order's change; called in the change's transaction
     right after its event row is written. On PostgreSQL the row's trigger has already sent
@@ -230,22 +219,4 @@ async def since(workspace_id: int, after: int) -> CatchUp:
         return CatchUp([], reset_to=rows[0]["id"])
     return CatchUp(
         [Change(row["id"], workspace_id, row["order"], row["name"]) for row in reversed(rows)]
-    )
-
-
-async def still_signed_in(session_id: int) -> bool:
-    """Whether the stream's session is still good (not logged out, expired, idle past its
-    limit, nor its user deactivated), read without touching it: an open stream must not keep
-    an idle session alive."""
-    rows = await AdminSession.select(
-        AdminSession.expires_at, AdminSession.last_seen_at, AdminSession.user.is_active
-    ).where(AdminSession.id == session_id)
-    if not rows:
-        return False
-    now = clock.now()
-    row = rows[0]
-    return bool(
-        row["user.is_active"]
-        and statements.when(row["expires_at"]) > now
-        and statements.when(row["last_seen_at"]) + IDLE > now
     )

@@ -29,7 +29,7 @@ from litestar import Litestar, Request, Response, get
 from litestar.response import Stream
 
 from api.admin.security import HEADERS, NotLoggedIn
-from models import live
+from models import admin_sessions, live
 from models.admin_sessions import AdminUser
 
 HEARTBEAT_SECONDS = 15.0
@@ -71,7 +71,7 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
         while True:
             ready = await subscription.wait(HEARTBEAT_SECONDS)
             if loop.time() - checked_at >= SESSION_CHECK_SECONDS:
-                if not await live.still_signed_in(user.session_id):
+                if not await admin_sessions.still_good(user.session_id):
                     return
                 checked_at = loop.time()
             if not ready:

@@ -352,7 +352,7 @@ async def test_postgres_announces_an_order_event_at_commit_only(backend: str, sh
         await listener.close()
     change = live.decode(payload)
     assert change is not None
-    assert live.encode(change) == payload
+    assert payload == f"{shop.ws.id}:{change.id}:{order.id}:order.stage_changed"
     assert (change.workspace_id, change.order_id, change.name) == (
         shop.ws.id,
         order.id,

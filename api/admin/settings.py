@@ -14,7 +14,7 @@ from litestar import Controller, Request, get, post
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, many, text
+from api.admin.forms import form, in_words, many, text
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
 from models import accounts
@@ -41,14 +41,6 @@ class OrderRules(msgspec.Struct, frozen=True):
 def time_zones() -> list[str]:
     """The IANA names offered as the time zone is typed (any of them is accepted)."""
     return sorted(zoneinfo.available_timezones())
-
-
-def _worded(errors: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The domain's messages with the label of the field they are about."""
-    return {
-        key: [f"{RULE_LABELS.get(key, key)}: {message}" for message in messages]
-        for key, messages in errors.items()
-    }
 
 
 class SettingsController(Controller):
@@ -115,6 +107,6 @@ class SettingsController(Controller):
                 strict_sequence=typed.strict_sequence,
             )  # fmt: skip
         except InvalidFields as invalid:
-            errors = _worded(invalid.errors)
+            errors = in_words(invalid.errors, RULE_LABELS)
             return await self._page(request, status_code=422, errors=errors, typed_rules=typed)
         return await flash.redirect(request, f"{PREFIX}/settings", SAVED)

@@ -54,7 +54,7 @@ def test_settings_show_the_rule_and_a_refused_move_says_why(
     # A typing slip is named by its label and kept to correct.
     page.fill("#tax_rate", "abc")
     page.locator("#tax_rate").press("Enter")
-    expect(page.locator("#tax_rate-error")).to_have_text("Tax rate: must be a number")
+    expect(page.locator("#tax_rate-error")).to_have_text("Tax rate must be a number.")
     expect(page.locator("#tax_rate")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#tax_rate")).to_have_value("abc")
     axe(page)

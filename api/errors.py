@@ -28,6 +28,7 @@ from models.errors import (
     NotFoundError,
     StaleError,
 )
+from models.idempotency import KeyBusy
 
 log = logging.getLogger("pressline.errors")
 
@@ -161,6 +162,8 @@ def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Re
         return _response(HTTP_422_UNPROCESSABLE_ENTITY, body)
     if isinstance(exc, NotFoundError):
         error = NotFound(exc.message)
+    elif isinstance(exc, KeyBusy):  # the seconds until the running request's lease ends
+        error = Conflict(exc.message, headers={"Retry-After": str(exc.retry_after)})
     elif isinstance(exc, ConflictError):
         error = Conflict(exc.message)
     elif isinstance(exc, StaleError):

@@ -22,7 +22,6 @@ from litestar.datastructures import ResponseHeader
 from litestar.openapi.spec import OpenAPI, OpenAPIHeader, OpenAPIResponse, OpenAPIType, Schema
 from litestar.params import HeaderParameter
 
-from api.schemas.common import ErrorBody
 from models import db, idempotency
 
 HEADER = "Idempotency-Key"
@@ -96,46 +95,33 @@ def _response(outcome: Outcome, *, replayed: bool = False) -> Response[Any]:
 async def respond(
     request: Request[Any, Any, Any], key: str | None, operation: Callable[[], Awaitable[Outcome]]
 ) -> Response[Any]:
-    """Run `operation` in one transaction, at most once per user and key."""
+    """Run `operation` in one transaction (`db.atomic`: run again whole after a deadlock), at
+    most once per user and key. Every refusal is raised, for the app's exception handlers:
+    `idempotency.KeyBusy` while another request holds the key (409 with Retry-After)."""
     if key is None:
-        async with db.transaction():
-            outcome = await operation()
-        return _response(outcome)
+        return _response(await db.atomic(operation))
     fingerprint = request_hash(request.method, request.url.path, await request.body())
-    try:
-        claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
-    except idempotency.KeyBusy as busy:
-        return _busy(busy)
+    claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
     if isinstance(claimed, idempotency.StoredResponse):
         stored = Outcome(claimed.status, claimed.body.encode(), claimed.location)
         return _response(stored, replayed=True)
+
+    async def operation_kept() -> Outcome:
+        # The claim stays ours across runs: only the change and the stored response retry.
+        outcome = await operation()
+        await idempotency.complete(
+            claimed, status=outcome.status, body=outcome.body.decode(), location=outcome.location
+        )
+        return outcome
+
     try:
-        async with db.transaction():
-            outcome = await operation()
-            await idempotency.complete(
-                claimed,
-                status=outcome.status,
-                body=outcome.body.decode(),
-                location=outcome.location,
-            )
-    except BaseException as exc:
+        outcome = await db.atomic(operation_kept)
+    except BaseException:
         # Best effort: should this fail too, the claim is taken over when its lease ends.
         with contextlib.suppress(Exception):
             await idempotency.release(claimed)
-        if isinstance(exc, idempotency.KeyBusy):
-            return _busy(exc)
         raise
     return _response(outcome)
-
-
-def _busy(busy: idempotency.KeyBusy) -> Response[Any]:
-    """409 in the one error format, with the seconds until the key's lease ends."""
-    return Response(
-        content=ErrorBody(message=busy.message),
-        status_code=409,
-        media_type=MediaType.JSON,
-        headers={"Retry-After": str(busy.retry_after)},
-    )
 
 
 def document_retry_after(schema: OpenAPI) -> None:

@@ -7,11 +7,12 @@ import contextlib
 import datetime as dt
 import io
 import logging
+import random
 import re
 import sqlite3
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -36,6 +37,7 @@ sqlite3.register_adapter(dt.datetime, _sqlite_timestamp)
 
 log = logging.getLogger("pressline.db")
 POOL_CLOSE_SECONDS = 10.0
+T = TypeVar("T")
 
 
 def is_postgres_url(url: str) -> bool:
@@ -194,11 +196,67 @@ class _SQLiteWrite(SQLiteTransaction):
 
 
 def transaction() -> Any:
-    """A write transaction; on SQLite it takes the write lock up front (no upgrade deadlocks)."""
+    """A write transaction; on SQLite it takes the write lock up front (no upgrade deadlocks).
+    Writes go through `atomic`, which opens it and runs its work again after a deadlock."""
     db = engine()
     if isinstance(db, SQLiteEngine):
         return _SQLiteWrite(db)
     return db.transaction()
+
+
+# PostgreSQL gave up on the transaction for a reason of concurrency, not of the statement or
+# the data: deadlock_detected, serialization_failure. Run again whole, it goes through.
+_RETRY_SQLSTATES = frozenset({"40P01", "40001"})
+ATTEMPTS = 5  # runs of a transaction's work in all, before its last error is raised
+BACKOFF_SECONDS = (0.010, 0.050)  # the jittered pause before a second run; grows per run
+
+
+def retryable(exc: BaseException) -> bool:
+    """Whether `exc` (or an error it was raised from) is a deadlock or a serialization failure:
+    the transaction was rolled back, and running its work again is expected to succeed."""
+    seen: BaseException | None = exc
+    for _ in range(5):  # the error itself and a few explicit causes
+        if seen is None:
+            return False
+        if getattr(seen, "sqlstate", None) in _RETRY_SQLSTATES and isinstance(
+            seen, asyncpg.PostgresError
+        ):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+async def atomic(work: Callable[[], Awaitable[T]]) -> T:
+    """`await work()` in one write transaction (`transaction()`), and its result.
+
+    The outermost call owns the transaction: should PostgreSQL end it with a deadlock or a
+    serialization failure, it is rolled back and `work` runs again whole, in a new
+    transaction, after a short jittered pause (up to ATTEMPTS runs; the last error is then
+    raised). Inside a transaction already open, `work` just runs in it: the outermost
+    level retries. So `work` must have no effect outside the database before the commit
+    (`after_commit` callbacks are fine: they run only for the run that committed)."""
+    if engine().current_transaction.get() is not None:
+        return await work()
+    attempt = 1
+    while True:
+        try:
+            async with transaction():
+                return await work()
+        except Exception as exc:
+            if attempt >= ATTEMPTS or not retryable(exc):
+                raise
+            low, high = BACKOFF_SECONDS
+            pause = random.uniform(low, high) * attempt  # noqa: S311 - jitter, not a secret
+            log.warning(
+                "transaction %s (%s) on run %d of %d; running it again in %.0f ms",
+                type(exc).__name__,
+                getattr(exc, "sqlstate", "?"),
+                attempt,
+                ATTEMPTS,
+                pause * 1000,
+            )
+            await asyncio.sleep(pause)
+            attempt += 1
 
 
 def after_commit(callback: Callable[[], None]) -> None:

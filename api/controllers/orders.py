@@ -274,10 +274,8 @@ class OrderController(Controller):
 
 
 def _tagged(response: Response[Any]) -> Response[Any]:
-    """A write's detail answer with the order's ETag, as a GET would give it (a 409 while
-    the key is busy is left as it is)."""
-    if response.status_code != HTTP_200_OK and response.status_code != HTTP_201_CREATED:
-        return response
+    """A write's detail answer with the order's ETag, as a GET would give it (`respond`
+    returns successes only: every error is raised to the app's exception handlers)."""
     shown = msgspec.json.decode(response.content, type=OrderDetail)
     response.headers["ETag"] = etags.of(validated_part(shown))
     return response

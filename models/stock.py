@@ -113,6 +113,39 @@ async def reserve(
     return refused
 
 
+async def rebook(
+    more: Mapping[int, int],
+    less: Mapping[int, int],
+    now: dt.datetime,
+    *,
+    order_id: int,
+    actor: Actor,
+    reason: str,
+) -> set[int]:
+    """An edit's reservations moved by the difference: `reserved += q` for `more`,
+    `reserved -= q` for `less` (no SKU in both), in one pass over the SKUs in id order, so
+    an edit that orders more of one SKU and less of another locks them as every other move
+    does. Returns the SKU ids refused as `reserve` does (the caller must then roll back)."""
+    refused: set[int] = set()
+    reserved: list[Change] = []
+    released: list[Change] = []
+    async with statements.connection() as conn:
+        for sku_id in sorted({*more, *less}):
+            if q := more.get(sku_id, 0):
+                row = await conn.row(_RESERVE, sku_id, q, now, MAX_LEVEL - q)
+                if row is None:
+                    refused.add(sku_id)
+                else:
+                    reserved.append(Change(sku_id, row[1], delta_reserved=q))
+            elif (q := less[sku_id]) and (row := await conn.row(_RELEASE, sku_id, q, now)):
+                released.append(Change(sku_id, row[1], delta_reserved=-q))
+    if refused:
+        return refused
+    for changes, kind in ((released, MovementKind.RELEASE), (reserved, MovementKind.RESERVATION)):
+        await record(changes, kind=kind, actor=actor, at=now, order_id=order_id, reason=reason)
+    return refused
+
+
 async def _move(
     sql: statements.Sql, quantities: Mapping[int, int], now: dt.datetime, *, on_hand: bool
 ) -> tuple[list[Change], list[int]]:
@@ -244,30 +277,34 @@ async def adjust(
     """
     delta, reason = _check_adjustment(delta, reason)
     now = clock.now()
-    async with db.transaction(), statements.connection() as conn:
-        row = None
-        if isinstance(sku, int):
-            if 0 < sku <= MAX_ID:
-                row = await conn.row(_LOCK_BY_ID, workspace_id, sku)
-        elif sku and not cannot_match(sku, MAX_CODE):
-            row = await conn.row(_LOCK_BY_CODE, workspace_id, sku)
-        if row is None:
-            raise NotFoundError(f"SKU {sku} not found")
-        sku_id, code, on_hand, reserved = int(row[0]), str(row[1]), int(row[2]), int(row[3])
-        after = on_hand + delta
-        if after > MAX_LEVEL:
-            raise InvalidFields(
-                {"delta": [f"would make on hand {after:,}, above the most a SKU can hold "
-                           f"({MAX_LEVEL:,})"]}
+
+    async def write() -> Adjusted:
+        async with statements.connection() as conn:
+            row = None
+            if isinstance(sku, int):
+                if 0 < sku <= MAX_ID:
+                    row = await conn.row(_LOCK_BY_ID, workspace_id, sku)
+            elif sku and not cannot_match(sku, MAX_CODE):
+                row = await conn.row(_LOCK_BY_CODE, workspace_id, sku)
+            if row is None:
+                raise NotFoundError(f"SKU {sku} not found")
+            sku_id, code, on_hand, reserved = int(row[0]), str(row[1]), int(row[2]), int(row[3])
+            after = on_hand + delta
+            if after > MAX_LEVEL:
+                raise InvalidFields(
+                    {"delta": [f"would make on hand {after:,}, above the most a SKU can hold "
+                               f"({MAX_LEVEL:,})"]}
+                )  # fmt: skip
+            if delta < 0 and after < 0:
+                raise InvalidFields(
+                    {"delta": [f"would make on hand {after:,}: only {max(on_hand, 0):,} on hand "
+                               "to take away"]}
+                )  # fmt: skip
+            await conn.rows(_ADJUST, sku_id, delta, now)
+            await record(
+                [Change(sku_id, workspace_id, delta_on_hand=delta)],
+                kind=MovementKind.ADJUSTMENT, actor=actor, at=now, reason=reason,
             )  # fmt: skip
-        if delta < 0 and after < 0:
-            raise InvalidFields(
-                {"delta": [f"would make on hand {after:,}: only {max(on_hand, 0):,} on hand "
-                           "to take away"]}
-            )  # fmt: skip
-        await conn.rows(_ADJUST, sku_id, delta, now)
-        await record(
-            [Change(sku_id, workspace_id, delta_on_hand=delta)],
-            kind=MovementKind.ADJUSTMENT, actor=actor, at=now, reason=reason,
-        )  # fmt: skip
-    return Adjusted(sku_id=sku_id, code=code, on_hand=after, reserved=reserved)
+            return Adjusted(sku_id=sku_id, code=code, on_hand=after, reserved=reserved)
+
+    return await db.atomic(write)

@@ -1,9 +1,10 @@
 """Payments against an invoice (DECISIONS §19): a part or the whole of its balance, never more.
 
 One function records every payment — the API's, the admin's form, and "mark paid" (a payment
-of the balance) from the admin and `pressline invoice pay`. The invoice's row is locked first
-(PostgreSQL; SQLite's write transaction already serialises writers), so two payments racing
-for the same balance are checked one after the other: never paid twice, never below 0. Each
+of the balance) from the admin and `pressline invoice pay`. The invoice's row is locked
+(PostgreSQL, after its customer's and order's rows, in the one lock order; SQLite's write
+transaction already serialises writers), so two payments racing for the same balance are
+checked one after the other: never paid twice, never below 0. Each
 payment records `invoice.payment_received`; the one that brings the balance to 0 makes the
 invoice `paid` and records `invoice.paid`, both in the payment's transaction.
 """
@@ -80,6 +81,16 @@ LOCK_BY_ID = Select(
 LOCK_BY_NUMBER = Select(
     _Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.number = $2 FOR NO KEY UPDATE OF i"
 )
+# Before the invoice, its customer's and its order's rows (a settling payment writes both):
+# every write locks customer, order, then invoice (docs/operations.md).
+_OWNERS_BY_ID = statements.Sql(
+    'SELECT customer, "order" FROM invoices WHERE workspace = $1 AND id = $2'
+)
+_OWNERS_BY_NUMBER = statements.Sql(
+    'SELECT customer, "order" FROM invoices WHERE workspace = $1 AND number = $2'
+)
+_LOCK_CUSTOMER = statements.Sql("SELECT id FROM customers WHERE id = $1 FOR NO KEY UPDATE")
+_LOCK_ORDER = statements.Sql("SELECT id FROM orders WHERE id = $1 FOR NO KEY UPDATE")
 
 
 class Recorded(msgspec.Struct, frozen=True):
@@ -99,9 +110,16 @@ async def _lock(workspace_id: int, invoice: int | str) -> _Locked:
     """The invoice (by id or number), locked until the transaction ends."""
     if not 0 < workspace_id <= MAX_ID or not queries.can_exist(invoice):
         raise NotFoundError("Invoice not found")
-    statement = LOCK_BY_ID if isinstance(invoice, int) else LOCK_BY_NUMBER
+    by_id = isinstance(invoice, int)
     async with statements.connection() as conn:
-        row = await conn.one(statement, workspace_id, invoice)
+        if db.is_postgres():  # SQLite's write transaction already serialises writers
+            owners = await conn.row(
+                _OWNERS_BY_ID if by_id else _OWNERS_BY_NUMBER, workspace_id, invoice
+            )
+            if owners is not None:  # an invoice's customer and order never change
+                await conn.row(_LOCK_CUSTOMER, owners[0])
+                await conn.row(_LOCK_ORDER, owners[1])
+        row = await conn.one(LOCK_BY_ID if by_id else LOCK_BY_NUMBER, workspace_id, invoice)
     if row is None:
         raise NotFoundError("Invoice not found")
     return row
@@ -121,9 +139,12 @@ async def record_payment(
     or INV- number; raises NotFoundError, RuleRefused (not an issued invoice), Overpaid,
     PaidInFuture or PaidTooEarly."""
     now = clock.now()
-    async with db.transaction():
+
+    async def pay() -> Recorded:
         row = await _lock(workspace_id, invoice)
         return await _pay(row, workspace_id, amount_cents, method, reference, paid_at, actor, now)
+
+    return await db.atomic(pay)
 
 
 async def _pay(
@@ -249,7 +270,8 @@ async def pay_invoice(
     """Mark an issued invoice paid: a payment of its whole balance, recorded as any other
     (a balance already 0, as for an invoice of nothing, just makes it paid)."""
     now = clock.now()
-    async with db.transaction():
+
+    async def pay() -> Recorded:
         row = await _lock(workspace_id, number)
         if row.status != InvoiceStatus.ISSUED:
             raise RuleRefused(
@@ -275,3 +297,5 @@ async def pay_invoice(
             balance_cents=0,
             currency=row.currency,
         )
+
+    return await db.atomic(pay)

@@ -6,8 +6,9 @@ from models import clock, db, messages, stock
 from models.actors import Actor
 from models.errors import NotFoundError, RuleRefused
 from models.filters import MAX_ID
+from models.orders.stage_moves import touch_customer
 from models.stages import CANCEL_REFUSALS, Move, refusal
-from models.tables import Customer, Order, StageChange
+from models.tables import Order, StageChange
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
 
@@ -16,7 +17,9 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
     """Operator cancel (`pressline order cancel`, an owner in the admin): stage `cancelled`,
     recorded as made by `actor`, unconsumed reservations released, no webhook event."""
     now = clock.now()
-    async with db.transaction():
+
+    async def cancel() -> None:
+        await touch_customer(workspace_id, order_id, now)  # the customer, then its order
         query = Order.select(
             Order.id,
             Order.number,
@@ -71,7 +74,6 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
             to_stage="cancelled",
             now=now,
         )
-        await Customer.update({Customer.updated_at: now}).where(Customer.id == order["customer"])
         await outbox.record_event(
             workspace_id=workspace_id,
             name=EventName.ORDER_CANCELLED,
@@ -93,3 +95,5 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
             customer_id=order["customer"],
             occurred_at=now,
         )
+
+    return await db.atomic(cancel)

@@ -1,8 +1,9 @@
 """Creating orders: numbers, totals and tax, stock reservations, the plan limit.
 
-Everything a create writes happens in one transaction that first locks the workspace row
-(PostgreSQL), so concurrent creates in one workspace run one at a time: the open-order
-count, the external_ref check and the next number are all read under that lock.
+Everything a create writes happens in one transaction (`db.atomic`) that first locks the
+workspace row (PostgreSQL), so concurrent creates in one workspace run one at a time: the
+open-order count, the external_ref check and the next number are all read under that lock.
+Then the customer row (its `updated_at`), the new order, and the SKUs in id order.
 """
 
 from __future__ import annotations
@@ -213,105 +214,110 @@ async def create(
     """
     now = clock.now()
     codes = sorted({line.sku for line in lines if line.sku is not None})
-    async with db.transaction(), statements.connection() as conn:
-        locked = await _lock_workspace(conn, workspace_id, customer_id, codes)
-        plan = plans.effective_plan(locked.plan, locked.trial_ends_at, now)
-        limit = plans.open_order_limit(plan, locked.open_order_limit)
-        open_orders, taken = await _read_after_lock(
-            conn, workspace_id, limit=limit, external_ref=external_ref
-        )
-        errors = _field_errors(locked, lines, taken)
-        if errors or locked.customer is None:
-            raise InvalidFields(errors)
-        _, customer_name, customer_slug, tax_exempt = locked.customer
-        content = await order_content.resolve(
-            conn, workspace_id, lines=lines, items=items, plain_skus=locked.skus
-        )
-        shipping = await ship_to_rules.resolve(
-            conn,
-            workspace_id,
-            customer_id,
-            given=ship_to,
-            address_id=ship_to_address_id,
-            fallback=locked.default_address,
-        )
-        reservations = content.quantities()
-        over = stock.over_reservation_limit(content.reserved, reservations)
-        if over:
-            raise content.reservation_errors(over)
-        totals = compute_totals(content.lines, locked.tax_rate, tax_exempt)
-        _check_open_order_limit(open_orders, limit, plan)
-        year = local_year(now, locked.timezone)
-        number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
-        due = local_midnight(due_by, locked.timezone) if due_by else None
-        inserted = await conn.row(
-            _ORDER_INSERT,
-            workspace_id,
-            customer_id,
-            number,
-            year,
-            seq,
-            FIRST_STAGE,
-            due,
-            locked.currency,
-            totals.subtotal_cents,
-            totals.tax_cents,
-            totals.total_cents,
-            normalise_newlines(notes),  # CR LF as sent, kept as LF
-            external_ref,
-            False,
-            now,
-            ship_to_rules.encode(shipping),
-        )
-        if inserted is None:
-            raise RuntimeError("INSERT INTO orders returned no id")
-        order_id = int(inserted[0])
-        written = await order_content.write(conn, workspace_id, order_id, content, totals)
-        await conn.rows(
-            _HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, actor.kind, actor.user_id,
-            actor.token_id, now,
-        )  # fmt: skip
-        await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
-        reserved: dict[int, tuple[int, int]] = {}
-        refused = await stock.reserve(
-            reservations, now, order_id=order_id, actor=actor, levels=reserved
-        )
-        if refused:  # `reserved` grew past the column since it was read: nothing is kept
-            raise content.reservation_errors(refused)
-        # The customer's orders_count and open_orders changed.
-        await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
-        await outbox.record_event(
-            workspace_id=workspace_id,
-            name=EventName.ORDER_CREATED,
-            fields=outbox.order_change_fields(
+
+    async def write() -> OrderRows:
+        async with statements.connection() as conn:
+            locked = await _lock_workspace(conn, workspace_id, customer_id, codes)
+            plan = plans.effective_plan(locked.plan, locked.trial_ends_at, now)
+            limit = plans.open_order_limit(plan, locked.open_order_limit)
+            open_orders, taken = await _read_after_lock(
+                conn, workspace_id, limit=limit, external_ref=external_ref
+            )
+            errors = _field_errors(locked, lines, taken)
+            if errors or locked.customer is None:
+                raise InvalidFields(errors)
+            _, customer_name, customer_slug, tax_exempt = locked.customer
+            # The customer's orders_count and open_orders change. Written first, as every
+            # write locks: workspace, customer, order, SKUs by id (docs/operations.md).
+            await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
+            content = await order_content.resolve(
+                conn, workspace_id, lines=lines, items=items, plain_skus=locked.skus
+            )
+            shipping = await ship_to_rules.resolve(
+                conn,
+                workspace_id,
+                customer_id,
+                given=ship_to,
+                address_id=ship_to_address_id,
+                fallback=locked.default_address,
+            )
+            reservations = content.quantities()
+            over = stock.over_reservation_limit(content.reserved, reservations)
+            if over:
+                raise content.reservation_errors(over)
+            totals = compute_totals(content.lines, locked.tax_rate, tax_exempt)
+            _check_open_order_limit(open_orders, limit, plan)
+            year = local_year(now, locked.timezone)
+            number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
+            due = local_midnight(due_by, locked.timezone) if due_by else None
+            inserted = await conn.row(
+                _ORDER_INSERT,
+                workspace_id,
+                customer_id,
+                number,
+                year,
+                seq,
+                FIRST_STAGE,
+                due,
+                locked.currency,
+                totals.subtotal_cents,
+                totals.tax_cents,
+                totals.total_cents,
+                normalise_newlines(notes),  # CR LF as sent, kept as LF
+                external_ref,
+                False,
+                now,
+                ship_to_rules.encode(shipping),
+            )
+            if inserted is None:
+                raise RuntimeError("INSERT INTO orders returned no id")
+            order_id = int(inserted[0])
+            written = await order_content.write(conn, workspace_id, order_id, content, totals)
+            await conn.rows(
+                _HISTORY_INSERT, workspace_id, order_id, FIRST_STAGE, actor.kind, actor.user_id,
+                actor.token_id, now,
+            )  # fmt: skip
+            await conn.rows(_ARTWORK_INSERT, workspace_id, order_id, FIRST_ARTWORK_STATUS, now)
+            reserved: dict[int, tuple[int, int]] = {}
+            refused = await stock.reserve(
+                reservations, now, order_id=order_id, actor=actor, levels=reserved
+            )
+            if refused:  # `reserved` grew past the column since it was read: nothing is kept
+                raise content.reservation_errors(refused)
+            await outbox.record_event(
+                workspace_id=workspace_id,
+                name=EventName.ORDER_CREATED,
+                fields=outbox.order_change_fields(
+                    order_id=order_id,
+                    order_number=number,
+                    stage=FIRST_STAGE,
+                    revision=1,
+                    customer={"id": customer_id, "name": customer_name, "slug": customer_slug},
+                    external_ref=external_ref,
+                    total_cents=totals.total_cents,
+                    currency=locked.currency,
+                ),
                 order_id=order_id,
-                order_number=number,
-                stage=FIRST_STAGE,
-                revision=1,
-                customer={"id": customer_id, "name": customer_name, "slug": customer_slug},
-                external_ref=external_ref,
-                total_cents=totals.total_cents,
+                customer_id=customer_id,
+                occurred_at=now,
+            )
+            # The items as every reader shows them, with the levels the reservations left.
+            shown = order_content.shown(content, written, reserved)
+            return _created_rows(
+                order_id,
+                number,
+                customer=(customer_id, customer_name, customer_slug),
                 currency=locked.currency,
-            ),
-            order_id=order_id,
-            customer_id=customer_id,
-            occurred_at=now,
-        )
-        # The items as every reader shows them, with the levels the reservations left.
-        shown = order_content.shown(content, written, reserved)
-    return _created_rows(
-        order_id,
-        number,
-        customer=(customer_id, customer_name, customer_slug),
-        currency=locked.currency,
-        content=content,
-        items=shown,
-        totals=totals,
-        due_by=due,
-        external_ref=external_ref,
-        ship_to=shipping,
-        now=now,
-    )
+                content=content,
+                items=shown,
+                totals=totals,
+                due_by=due,
+                external_ref=external_ref,
+                ship_to=shipping,
+                now=now,
+            )
+
+    return await db.atomic(write)
 
 
 def _created_rows(

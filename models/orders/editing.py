@@ -8,9 +8,11 @@ moves reservations by the difference, recorded as stock movements "order edited"
 change raises `revision` by one, so a printed work order can tell it is out of date, and is
 recorded in `order_edits` (revision, fields changed, who) for the order's timeline.
 
-The order row is locked first (as a stage move does), then the workspace row (as a create
-does), so an edit, a move and a create of the same workspace never wait on each other in a
-circle.
+The workspace row is locked first (as a create does: external_ref is unique in the
+workspace), then the order row (as a stage move does), then the SKUs in id order, reserving
+and releasing in one pass, so an edit, a move and a create of the same workspace never wait
+on each other in a circle. The transaction is `db.atomic`'s: run again whole after a
+deadlock.
 """
 
 from __future__ import annotations
@@ -174,104 +176,108 @@ async def edit_order(
     if not 0 < order_id <= MAX_ID:
         raise NotFoundError("Order not found")
     now = clock.now()
-    async with db.transaction(), statements.connection() as conn:
-        row = await conn.row(_ORDER, workspace_id, order_id)
-        if row is None:
-            raise NotFoundError("Order not found")
-        order = _Order(
-            id=row[0],
-            number=row[1],
-            stage=row[2],
-            revision=row[3],
-            stock_consumed=bool(row[4]),
-            due_by=row[5],
-            notes=row[6],
-            external_ref=row[7],
-            tax_exempt=bool(row[8]),
-            currency=row[9],
-            customer={"id": row[10], "name": row[11], "slug": row[12]},
-            ship_to=row[13],
-        )
-        workspace = await conn.row(_WORKSPACE, workspace_id)
-        if workspace is None:
-            raise NotFoundError("Order not found")
-        tax_rate, timezone = Decimal(str(workspace[0])), str(workspace[1])
-        if expected_revision is not None and expected_revision != order.revision:
-            raise StaleError(
-                f"Order {order.number} changed while you were editing it (it is now at "
-                f"revision {order.revision}); your changes were not saved."
-            )
-        if precondition is not None:
-            current = await get_order(workspace_id, order_id)
-            if current is None:
+
+    async def write() -> None:
+        async with statements.connection() as conn:
+            workspace = await conn.row(_WORKSPACE, workspace_id)
+            if workspace is None:
                 raise NotFoundError("Order not found")
-            await precondition(current, timezone)
-        if not edit.changes_anything:
-            return
-        reason = _refusal(order, edit)
-        if reason is not None:
-            raise RuleRefused(reason)
-        external_ref = order.external_ref if edit.external_ref is KEEP else edit.external_ref
-        if external_ref is not None and external_ref != order.external_ref:
-            taken = await conn.row(_REF_TAKEN, workspace_id, external_ref, order_id)
-            if taken is not None:
-                raise InvalidFields(
-                    {
-                        "external_ref": [
-                            f"The external_ref has already been taken by order {taken[0]}."
-                        ]
-                    }
-                )
-        due_by = order.due_by
-        if not isinstance(edit.due_by, Keep):
-            due_by = local_midnight(edit.due_by, timezone) if edit.due_by else None
-        notes = order.notes if isinstance(edit.notes, Keep) else normalise_newlines(edit.notes)
-        shipping = order.ship_to
-        if edit.ship_to_address_id is not None or not isinstance(edit.ship_to, Keep):
-            shipping = ship_to_rules.encode(
-                await ship_to_rules.resolve(
-                    conn,
-                    workspace_id,
-                    order.customer["id"],
-                    given=edit.ship_to if isinstance(edit.ship_to, NewAddress) else None,
-                    address_id=edit.ship_to_address_id,
-                    fallback=None,
-                )
-            )
-        if edit.changes_content:
-            totals = await _replace_content(
-                conn, workspace_id, order, edit, tax_rate, now=now, actor=actor
-            )
-        else:
-            totals_row = await conn.row(_TOTALS, order_id)
-            if totals_row is None:
+            tax_rate, timezone = Decimal(str(workspace[0])), str(workspace[1])
+            row = await conn.row(_ORDER, workspace_id, order_id)
+            if row is None:
                 raise NotFoundError("Order not found")
-            totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
-        await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping)
-        changed = edit.given()
-        await conn.rows(
-            _RECORD, workspace_id, order_id, order.revision + 1,
-            msgspec.json.encode(changed).decode(), actor.kind, actor.user_id,
-            actor.token_id, now,
-        )  # fmt: skip
-        await outbox.record_event(
-            workspace_id=workspace_id,
-            name=EventName.ORDER_UPDATED,
-            fields=outbox.order_change_fields(
+            order = _Order(
+                id=row[0],
+                number=row[1],
+                stage=row[2],
+                revision=row[3],
+                stock_consumed=bool(row[4]),
+                due_by=row[5],
+                notes=row[6],
+                external_ref=row[7],
+                tax_exempt=bool(row[8]),
+                currency=row[9],
+                customer={"id": row[10], "name": row[11], "slug": row[12]},
+                ship_to=row[13],
+            )
+            if expected_revision is not None and expected_revision != order.revision:
+                raise StaleError(
+                    f"Order {order.number} changed while you were editing it (it is now at "
+                    f"revision {order.revision}); your changes were not saved."
+                )
+            if precondition is not None:
+                current = await get_order(workspace_id, order_id)
+                if current is None:
+                    raise NotFoundError("Order not found")
+                await precondition(current, timezone)
+            if not edit.changes_anything:
+                return
+            reason = _refusal(order, edit)
+            if reason is not None:
+                raise RuleRefused(reason)
+            external_ref = order.external_ref if edit.external_ref is KEEP else edit.external_ref
+            if external_ref is not None and external_ref != order.external_ref:
+                taken = await conn.row(_REF_TAKEN, workspace_id, external_ref, order_id)
+                if taken is not None:
+                    raise InvalidFields(
+                        {
+                            "external_ref": [
+                                f"The external_ref has already been taken by order {taken[0]}."
+                            ]
+                        }
+                    )
+            due_by = order.due_by
+            if not isinstance(edit.due_by, Keep):
+                due_by = local_midnight(edit.due_by, timezone) if edit.due_by else None
+            notes = order.notes if isinstance(edit.notes, Keep) else normalise_newlines(edit.notes)
+            shipping = order.ship_to
+            if edit.ship_to_address_id is not None or not isinstance(edit.ship_to, Keep):
+                shipping = ship_to_rules.encode(
+                    await ship_to_rules.resolve(
+                        conn,
+                        workspace_id,
+                        order.customer["id"],
+                        given=edit.ship_to if isinstance(edit.ship_to, NewAddress) else None,
+                        address_id=edit.ship_to_address_id,
+                        fallback=None,
+                    )
+                )
+            if edit.changes_content:
+                totals = await _replace_content(
+                    conn, workspace_id, order, edit, tax_rate, now=now, actor=actor
+                )
+            else:
+                totals_row = await conn.row(_TOTALS, order_id)
+                if totals_row is None:
+                    raise NotFoundError("Order not found")
+                totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
+            await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping)
+            changed = edit.given()
+            await conn.rows(
+                _RECORD, workspace_id, order_id, order.revision + 1,
+                msgspec.json.encode(changed).decode(), actor.kind, actor.user_id,
+                actor.token_id, now,
+            )  # fmt: skip
+            await outbox.record_event(
+                workspace_id=workspace_id,
+                name=EventName.ORDER_UPDATED,
+                fields=outbox.order_change_fields(
+                    order_id=order_id,
+                    order_number=order.number,
+                    stage=order.stage,
+                    revision=order.revision + 1,
+                    customer=order.customer,
+                    external_ref=external_ref,
+                    total_cents=totals[2],
+                    currency=order.currency,
+                    changed=changed,
+                ),
                 order_id=order_id,
-                order_number=order.number,
-                stage=order.stage,
-                revision=order.revision + 1,
-                customer=order.customer,
-                external_ref=external_ref,
-                total_cents=totals[2],
-                currency=order.currency,
-                changed=changed,
-            ),
-            order_id=order_id,
-            customer_id=order.customer["id"],
-            occurred_at=now,
-        )
+                customer_id=order.customer["id"],
+                occurred_at=now,
+            )
+
+    return await db.atomic(write)
 
 
 async def _replace_content(
@@ -328,10 +334,9 @@ async def _replace_content(
         await conn.rows(_DELETE_IMPRINTS, order.id)
         await conn.rows(_DELETE_ITEMS, order.id)
     await order_content.write(conn, workspace_id, order.id, content, totals, kept_items=kept_items)
-    if less:
-        await stock.release(less, now, order_id=order.id, actor=actor, reason=EDIT_REASON)
-    if more:
-        refused = await stock.reserve(more, now, order_id=order.id, actor=actor, reason=EDIT_REASON)
-        if refused:
-            raise content.reservation_errors(refused)
+    refused = await stock.rebook(
+        more, less, now, order_id=order.id, actor=actor, reason=EDIT_REASON
+    )
+    if refused:
+        raise content.reservation_errors(refused)
     return totals.subtotal_cents, totals.tax_cents, totals.total_cents

@@ -4,11 +4,14 @@ The policy (what is refused) is the table in models/stages.py; this module appli
 move: stage and history, stock consumption (once; refused, with nothing kept, when a SKU has
 less on hand than the order needs: models/stock.py), dispatch details and the invoice, the
 customer message and the outbox rows. The order row is locked (PostgreSQL) and re-read inside
-the transaction, so two simultaneous moves of one order run one after the other.
+the transaction, so two simultaneous moves of one order run one after the other. Rows are
+locked in the one order (docs/operations.md): a dispatch writes the customer first, then the
+order, the SKUs by id (stock consumption), the invoice. The transaction is `db.atomic`'s.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from models import clock, db, messages, stock
@@ -53,6 +56,21 @@ async def _locked_order(workspace_id: int, order_id: int) -> dict[str, Any]:
     return order
 
 
+async def touch_customer(workspace_id: int, order_id: int, now: dt.datetime) -> None:
+    """The order's customer's `updated_at` moves (its open_orders change), written before the
+    order is locked: every write locks the customer before its orders (docs/operations.md).
+    An order's customer never changes, so it is read without a lock."""
+    if not 0 < order_id <= MAX_ID:
+        return
+    order = await (
+        Order.select(Order.customer)
+        .where(Order.workspace == workspace_id, Order.id == order_id)
+        .first()
+    )
+    if order is not None:
+        await Customer.update({Customer.updated_at: now}).where(Customer.id == order["customer"])
+
+
 async def _move(order: dict[str, Any], workspace: dict[str, Any], to_stage: str) -> Move:
     artwork = await Artwork.select(Artwork.status).where(Artwork.order == order["id"]).first()
     return Move(
@@ -79,7 +97,11 @@ async def advance_order(
     if to_stage not in API_TARGET_STAGES:
         raise InvalidFields({"to_stage": ["The selected to_stage is invalid."]})
     now = clock.now()
-    async with db.transaction():
+
+    async def move() -> None:
+        dispatch = to_stage == "dispatched"
+        if dispatch:
+            await touch_customer(workspace_id, order_id, now)
         order = await _locked_order(workspace_id, order_id)
         workspace = await (
             Workspace.select(
@@ -100,7 +122,6 @@ async def advance_order(
                 await stock.order_quantities(order_id), now, order_id=order_id, actor=actor
             )
             values[Order.stock_consumed] = True
-        dispatch = to_stage == "dispatched"
         if dispatch:
             order["carrier"] = carrier or order["carrier"] or order["default_carrier"] or None
             order["tracking_number"] = tracking_number or order["tracking_number"]
@@ -160,7 +181,5 @@ async def advance_order(
                 timezone=workspace["timezone"],
                 now=now,
             )
-            # The customer's open_orders changed.
-            await Customer.update({Customer.updated_at: now}).where(
-                Customer.id == order["customer_id"]
-            )
+
+    return await db.atomic(move)

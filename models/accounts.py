@@ -192,7 +192,8 @@ async def set_workspace(
     errors.check()
     if not changes and not end_trial:
         raise RuleRefused("nothing to change: give at least one setting")
-    async with db.transaction():
+
+    async def write() -> Workspace:
         current = await get_workspace(workspace_id)
         now = clock.now()
         if end_trial:
@@ -201,7 +202,9 @@ async def set_workspace(
             changes[Workspace.trial_ends_at] = now
         changes[Workspace.updated_at] = now
         await Workspace.update(changes).where(Workspace.id == workspace_id)
-    return await get_workspace(workspace_id)
+        return await get_workspace(workspace_id)
+
+    return await db.atomic(write)
 
 
 # --- users ---------------------------------------------------------------------------------
@@ -219,7 +222,8 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
     name = errors.text("name", name, 200)
     email = errors.email("email", email)
     errors.check()
-    async with db.transaction():
+
+    async def write() -> User:
         await get_workspace(workspace_id)
         taken = await User.exists().where((User.workspace == workspace_id) & (User.email == email))
         if taken:
@@ -227,7 +231,9 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
         now = clock.now()
         row = User(workspace=workspace_id, name=name, email=email, created_at=now, updated_at=now)
         await row.save()
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 # --- tokens --------------------------------------------------------------------------------
@@ -298,7 +304,8 @@ async def list_tokens(user_id: int) -> list[dict[str, Any]]:
 
 async def revoke_token(token_id: int) -> tuple[ApiToken, bool]:
     """Revoke a token (next request answers 401); returns it and whether it was live before."""
-    async with db.transaction():
+
+    async def write() -> tuple[ApiToken, bool]:
         row = None
         if known_id(token_id):
             row = await ApiToken.objects().where(ApiToken.id == token_id).first()
@@ -308,4 +315,6 @@ async def revoke_token(token_id: int) -> tuple[ApiToken, bool]:
             return row, False
         row.revoked_at = clock.now()
         await row.save([ApiToken.revoked_at])
-    return row, True
+        return row, True
+
+    return await db.atomic(write)

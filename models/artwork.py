@@ -58,7 +58,8 @@ async def send_proof(
     (checked by proofs.check_file) it is stored and emailed to the primary contact with the
     link to the customer's page. Returns the new version."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> int:
         order = await _locked_order(workspace_id, order_id)
         artwork = await _artwork(order_id)
         version = artwork["version"] + 1
@@ -93,7 +94,9 @@ async def send_proof(
                 note=file.note,
                 now=now,
             )
-    return int(version)
+        return int(version)
+
+    return await db.atomic(write)
 
 
 async def approve_artwork(
@@ -102,7 +105,8 @@ async def approve_artwork(
     """The customer approved the current proof; records `artwork.approved`. `approved_by`:
     the name the customer gave on the proof page, or who recorded it."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> None:
         order = await _locked_order(workspace_id, order_id)
         artwork = await _artwork(order_id)
         if artwork["status"] != "awaiting_approval":
@@ -130,12 +134,15 @@ async def approve_artwork(
             occurred_at=now,
         )
 
+    return await db.atomic(write)
+
 
 async def request_changes(*, workspace_id: int, order_id: int) -> None:
     """The customer asked for changes to the current proof: `changes_requested` until the
     next proof (the comment is kept with the proof, models/proof_answers.py)."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> None:
         order = await _locked_order(workspace_id, order_id)
         artwork = await _artwork(order_id)
         if artwork["status"] != "awaiting_approval":
@@ -147,3 +154,5 @@ async def request_changes(*, workspace_id: int, order_id: int) -> None:
             Artwork.order == order_id
         )
         await Order.update({Order.updated_at: now}).where(Order.id == order_id)
+
+    return await db.atomic(write)

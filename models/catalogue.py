@@ -112,25 +112,31 @@ async def create_skus(
     """Insert checked SKU values in one transaction; any code already in use refuses all.
     Each SKU's initial `on_hand` is recorded as a stock movement of `kind` by `actor`.
     Plain SQL, INSERT_BATCH rows a statement: a 5 MiB import is tens of thousands of rows."""
-    async with db.transaction(), statements.connection() as conn:
-        await get_workspace(workspace_id)
-        taken = await _existing_codes(workspace_id, [row["code"] for row in rows])
-        if taken:
-            raise InvalidFields({"code": [f"{code} already exists" for code in sorted(taken)]})
-        now = clock.now()
-        ids: list[int] = []
-        for start in range(0, len(rows), INSERT_BATCH):
-            batch = rows[start : start + INSERT_BATCH]
-            args = [
-                value
-                for row in batch
-                for value in (*(row[column] for column in _SKU_COLUMNS), now, now)
-            ]
-            inserted = await conn.rows(_skus_insert(len(batch)), *args)
-            ids.extend(int(row[0]) for row in inserted)
-            initial = [Change(int(r[0]), workspace_id, delta_on_hand=int(r[1])) for r in inserted]
-            await stock_movements.record(initial, kind=kind, actor=actor, at=now)
-    return ids
+
+    async def write() -> list[int]:
+        async with statements.connection() as conn:
+            await get_workspace(workspace_id)
+            taken = await _existing_codes(workspace_id, [row["code"] for row in rows])
+            if taken:
+                raise InvalidFields({"code": [f"{code} already exists" for code in sorted(taken)]})
+            now = clock.now()
+            ids: list[int] = []
+            for start in range(0, len(rows), INSERT_BATCH):
+                batch = rows[start : start + INSERT_BATCH]
+                args = [
+                    value
+                    for row in batch
+                    for value in (*(row[column] for column in _SKU_COLUMNS), now, now)
+                ]
+                inserted = await conn.rows(_skus_insert(len(batch)), *args)
+                ids.extend(int(row[0]) for row in inserted)
+                initial = [
+                    Change(int(r[0]), workspace_id, delta_on_hand=int(r[1])) for r in inserted
+                ]
+                await stock_movements.record(initial, kind=kind, actor=actor, at=now)
+            return ids
+
+    return await db.atomic(write)
 
 
 async def create_sku(*, workspace_id: int, **fields: object) -> Sku:

@@ -84,22 +84,28 @@ async def reserve(email: str, address: str, now: dt.datetime | None = None) -> i
     now = now or clock.now()
     email, address = email_key(email), address_key(address)
     since = now - WINDOW
-    async with db.transaction(), statements.connection() as conn:
-        if db.is_postgres():
-            first, second = sorted((_lock_id("email", email), _lock_id("address", address)))
-            await conn.row(_LOCK, first, second)
-        row = await conn.row(_RESERVE, email, address, now, since, MAX_PER_EMAIL, MAX_PER_ADDRESS)
-        if row is not None:
-            return int(row[0])
-        by_email = await conn.row(_OLDEST_BY_EMAIL, email, since, MAX_PER_EMAIL - 1)
-        by_address = await conn.row(_OLDEST_BY_ADDRESS, address, since, MAX_PER_ADDRESS - 1)
-    waits = [
-        Refusal(by, max(statements.when(found[0]) + WINDOW - now, dt.timedelta(seconds=1)))
-        for by, found in (("email", by_email), ("address", by_address))
-        if found is not None
-    ]
-    # Both may be full: the caller must wait for the later of the two.
-    return max(waits, key=lambda refusal: refusal.wait, default=Refusal("email", WINDOW))
+
+    async def write() -> int | Refusal:
+        async with statements.connection() as conn:
+            if db.is_postgres():
+                first, second = sorted((_lock_id("email", email), _lock_id("address", address)))
+                await conn.row(_LOCK, first, second)
+            row = await conn.row(
+                _RESERVE, email, address, now, since, MAX_PER_EMAIL, MAX_PER_ADDRESS
+            )
+            if row is not None:
+                return int(row[0])
+            by_email = await conn.row(_OLDEST_BY_EMAIL, email, since, MAX_PER_EMAIL - 1)
+            by_address = await conn.row(_OLDEST_BY_ADDRESS, address, since, MAX_PER_ADDRESS - 1)
+            waits = [
+                Refusal(by, max(statements.when(found[0]) + WINDOW - now, dt.timedelta(seconds=1)))
+                for by, found in (("email", by_email), ("address", by_address))
+                if found is not None
+            ]
+            # Both may be full: the caller must wait for the later of the two.
+            return max(waits, key=lambda refusal: refusal.wait, default=Refusal("email", WINDOW))
+
+    return await db.atomic(write)
 
 
 async def release(reservation: int) -> None:

@@ -104,14 +104,17 @@ async def ensure_other_owner(user_id: int, workspace_id: int) -> None:
 async def set_role(user_id: int, role: str) -> Member:
     """Make a member owner or staff; the last active owner cannot become staff."""
     check_role(role)
-    async with db.transaction():
+
+    async def write() -> Member:
         member = await get_member(user_id)
         if member.role == role:
             return member
         if member.role == "owner" and member.is_active:
             await ensure_other_owner(member.id, member.workspace_id)
         await User.update({User.role: role, User.updated_at: clock.now()}).where(User.id == user_id)
-    return await get_member(user_id)
+        return await get_member(user_id)
+
+    return await db.atomic(write)
 
 
 async def set_password(
@@ -122,12 +125,15 @@ async def set_password(
     passwords.check(password, field)
     hashed = await asyncio.to_thread(passwords.hash_password, password)
     member = await get_member(user_id)
-    async with db.transaction():
+
+    async def write() -> Member:
         await User.update({User.password_hash: hashed, User.updated_at: clock.now()}).where(
             User.id == user_id
         )
         await admin_sessions.end_for_user(user_id, keep=keep_session)
-    return member
+        return member
+
+    return await db.atomic(write)
 
 
 WRONG_CURRENT = "is not your current password"
@@ -158,18 +164,22 @@ async def set_active(user_id: int, active: bool) -> Member:
     """(De)activate a member from the admin: `set_user_active` (as the command line
     does), except that the workspace's last active owner stays. Operators of the deployment
     may still deactivate anyone with `pressline user deactivate`."""
-    async with db.transaction():
+
+    async def write() -> Member:
         member = await get_member(user_id)
         if not active and member.is_active and member.role == "owner":
             await ensure_other_owner(member.id, member.workspace_id)
         await set_user_active(user_id, active)
-    return await get_member(user_id)
+        return await get_member(user_id)
+
+    return await db.atomic(write)
 
 
 async def set_user_active(user_id: int, active: bool) -> Member:
     """(De)activate a user; a deactivated user's tokens answer 403 until reactivated and
     their admin sessions end (operators: `pressline user deactivate` / `activate`)."""
-    async with db.transaction():
+
+    async def write() -> Member:
         row = await accounts.get_user(user_id)
         if row.is_active != active:
             if not active:
@@ -182,7 +192,9 @@ async def set_user_active(user_id: int, active: bool) -> Member:
                     User.updated_at: now,
                 }
             ).where(User.id == user_id)
-    return await get_member(user_id)
+        return await get_member(user_id)
+
+    return await db.atomic(write)
 
 
 async def add_member(
@@ -209,15 +221,18 @@ async def add_member(
         errors.update(invalid.errors)
     if password is not None and not errors:
         hashed = await asyncio.to_thread(passwords.hash_password, password)
-    async with db.transaction():
-        role = role or await default_role(workspace_id)
+
+    async def write() -> Member:
+        chosen = role or await default_role(workspace_id)
         try:
             created = await accounts.create_user(workspace_id=workspace_id, name=name, email=email)
         except InvalidFields as invalid:
             raise InvalidFields({**invalid.errors, **errors}) from None
         if errors:
             raise InvalidFields(errors)  # leaves the transaction: the user is not kept
-        await User.update({User.role: role, User.password_hash: hashed}).where(
+        await User.update({User.role: chosen, User.password_hash: hashed}).where(
             User.id == created.id
         )
-    return await get_member(created.id)
+        return await get_member(created.id)
+
+    return await db.atomic(write)

@@ -169,7 +169,8 @@ async def queue_proof_message(
 async def resend_message(*, workspace_id: int, order_id: int, message_id: int) -> None:
     """Queue a failed message of the order again (same Message-ID, attempts from one)."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> None:
         row = await (
             CustomerMessage.select(CustomerMessage.order, CustomerMessage.status)
             .where(
@@ -195,6 +196,8 @@ async def resend_message(*, workspace_id: int, order_id: int, message_id: int) -
                 CustomerMessage.updated_at: now,
             }
         ).where(CustomerMessage.id == message_id)
+
+    return await db.atomic(write)
 
 
 async def for_order(workspace_id: int, order_id: int) -> list[dict[str, Any]]:

@@ -94,7 +94,8 @@ async def _answer(
     """Record `answer` on the link's proof after `change` to the artwork, in one transaction
     with the order locked; (whether it was recorded now, the link as it now stands)."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> tuple[bool, Link]:
         link = await find_link(token, now, lock=True)
         if link is None:
             raise UnknownLink(token)
@@ -111,6 +112,8 @@ async def _answer(
             fields[ArtworkProof.customer_comment] = comment
         await ArtworkProof.update(fields).where(ArtworkProof.id == link.proof_id)
         changed = await find_link(token, now)
-    if changed is None:  # not expected: read in the transaction that just wrote it
-        raise UnknownLink(token)
-    return True, changed
+        if changed is None:  # not expected: read in the transaction that just wrote it
+            raise UnknownLink(token)
+        return True, changed
+
+    return await db.atomic(write)

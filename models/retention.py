@@ -75,8 +75,11 @@ class Pruned(msgspec.Struct, frozen=True):
 
 
 async def _write(sql: Sql, *args: Any) -> list[Any]:
-    async with db.transaction(), statements.connection() as conn:
-        return await conn.rows(sql, *args)
+    async def write() -> list[Any]:
+        async with statements.connection() as conn:
+            return await conn.rows(sql, *args)
+
+    return await db.atomic(write)
 
 
 async def _rest(began: float) -> None:

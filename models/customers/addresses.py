@@ -103,13 +103,16 @@ async def add_address(
 ) -> Address:
     """A new address; the default when asked or when it is the customer's first."""
     address = address.check()
-    async with db.transaction():
+
+    async def write() -> Address:
         await lock_customer(customer_id, workspace_id)
         if precondition is not None:
             await precondition()
         row = await insert_address(workspace_id, customer_id, address)
         await changed(customer_id)
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 async def find_address(workspace_id: int, customer_id: int, address_id: int) -> Address:
@@ -141,7 +144,8 @@ async def edit_address(
 ) -> Address:
     """New values for the fields in `changes` (the others stay); `default` makes it the
     customer's default address (never unmakes it)."""
-    async with db.transaction():
+
+    async def write() -> Address:
         await lock_customer(customer_id, workspace_id)
         row = await find_address(workspace_id, customer_id, address_id)
         if precondition is not None:
@@ -155,7 +159,9 @@ async def edit_address(
         row.is_default = bool(row.is_default) or default
         await row.save()
         await changed(customer_id)
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 async def remove_address(
@@ -167,7 +173,8 @@ async def remove_address(
 ) -> Address | None:
     """Delete an address; when it was the default the oldest remaining one becomes the
     default (returned, else None)."""
-    async with db.transaction():
+
+    async def write() -> Address | None:
         await lock_customer(customer_id, workspace_id)
         row = await find_address(workspace_id, customer_id, address_id)
         if precondition is not None:
@@ -186,4 +193,6 @@ async def remove_address(
                 promoted.is_default = True
                 await promoted.save()
         await changed(customer_id)
-    return promoted
+        return promoted
+
+    return await db.atomic(write)

@@ -78,13 +78,16 @@ async def add_contact(
 ) -> Contact:
     """A new contact; primary when asked or when it is the customer's first."""
     contact = NewContact(name, email, phone, primary).check()
-    async with db.transaction():
+
+    async def write() -> Contact:
         customer = await lock_customer(customer_id, workspace_id)
         if precondition is not None:
             await precondition()
         row = await insert_contact(customer.workspace, customer_id, contact)
         await changed(customer_id)
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 async def find_contact(workspace_id: int, customer_id: int, contact_id: int) -> Contact:
@@ -118,7 +121,8 @@ async def edit_contact(
 ) -> Contact:
     """New name, email and phone (None keeps the field as it is); `primary` makes it the
     primary contact (never unmakes it)."""
-    async with db.transaction():
+
+    async def write() -> Contact:
         await lock_customer(customer_id, workspace_id)
         row = await find_contact(workspace_id, customer_id, contact_id)
         if precondition is not None:
@@ -134,7 +138,9 @@ async def edit_contact(
         row.is_primary = bool(row.is_primary) or primary
         await row.save()
         await changed(customer_id)
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 async def remove_contact(
@@ -146,7 +152,8 @@ async def remove_contact(
 ) -> Contact | None:
     """Delete a contact; when it was primary the oldest remaining contact becomes primary
     (returned, else None)."""
-    async with db.transaction():
+
+    async def write() -> Contact | None:
         await lock_customer(customer_id, workspace_id)
         row = await find_contact(workspace_id, customer_id, contact_id)
         if precondition is not None:
@@ -165,4 +172,6 @@ async def remove_contact(
                 promoted.is_primary = True
                 await promoted.save()
         await changed(customer_id)
-    return promoted
+        return promoted
+
+    return await db.atomic(write)

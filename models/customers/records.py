@@ -226,14 +226,16 @@ async def create_customer(
     errors.update(nested)
     if errors:
         raise InvalidFields(errors)
-    assert isinstance(fields.name, str) and isinstance(fields.carrier, str)  # noqa: S101 - given
-    async with db.transaction():
+    name_given, carrier_given = fields.name, fields.carrier
+    assert isinstance(name_given, str) and isinstance(carrier_given, str)  # noqa: S101 - given
+
+    async def write() -> Customer:
         await lock_workspace(workspace_id)
         if isinstance(fields.slug, str):
             await _slug_taken(workspace_id, fields.slug)
             chosen = fields.slug
         else:
-            chosen = await _free_slug(workspace_id, slugify(fields.name))
+            chosen = await _free_slug(workspace_id, slugify(name_given))
         if isinstance(fields.external_ref, str):
             await _ref_taken(workspace_id, fields.external_ref)
         price_list_id = None
@@ -245,12 +247,12 @@ async def create_customer(
         now = clock.now()
         row = Customer(
             workspace=workspace_id,
-            name=fields.name,
+            name=name_given,
             slug=chosen,
             external_ref=fields.external_ref,
             price_list=price_list_id,
             payment_terms=fields.payment_terms,
-            default_carrier=fields.carrier,
+            default_carrier=carrier_given,
             tax_exempt=tax_exempt,
             created_at=now,
             updated_at=now,
@@ -264,7 +266,9 @@ async def create_customer(
         for index, address in enumerate(addresses):
             await insert_address(workspace_id, row.id, replace(address, default=index == default))
         await record(row.id, EventName.CUSTOMER_CREATED)
-    return row
+        return row
+
+    return await db.atomic(write)
 
 
 def _rate(discount: Decimal | str | None) -> Decimal | None:
@@ -281,7 +285,8 @@ async def edit_customer(
     """Apply `changes` in one transaction that records `customer.updated` (none when nothing
     changes). Raises NotFoundError, StaleError (from `precondition`) or InvalidFields."""
     fields = _checked(changes)
-    async with db.transaction():
+
+    async def write() -> Customer:
         await lock_workspace(workspace_id)
         row = await lock_customer(customer_id, workspace_id)
         if precondition is not None:
@@ -318,7 +323,9 @@ async def edit_customer(
             values[Customer.updated_at] = clock.now()
             await Customer.update(values).where(Customer.id == customer_id)
             await record(customer_id, EventName.CUSTOMER_UPDATED)
-    return await get_customer(customer_id)
+        return await get_customer(customer_id)
+
+    return await db.atomic(write)
 
 
 async def update_customer(

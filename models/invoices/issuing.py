@@ -29,7 +29,8 @@ async def issue_invoice(
 
     Runs inside the caller's transaction (the dispatch), which holds the order's lock.
     """
-    async with db.transaction():
+
+    async def write() -> str:
         customer = (
             await Customer.select(Customer.payment_terms).where(Customer.id == customer_id).first()
         )
@@ -70,4 +71,6 @@ async def issue_invoice(
             customer_id=customer_id,
             occurred_at=now,
         )
-    return number
+        return number
+
+    return await db.atomic(write)

@@ -110,8 +110,9 @@ async def queue_deactivation_notices(now: dt.datetime) -> int:
         owners = {ws: list(await conn.rows(OWNERS, ws)) for ws in {row[1] for row in untold}}
     if not untold:
         return 0
-    queued = 0
-    async with db.transaction():
+
+    async def write() -> int:
+        queued = 0
         for sub_id, workspace_id, url, reason, at, shop in untold:
             queued += await queue_deactivation_notice(
                 subscription_id=sub_id,
@@ -123,7 +124,9 @@ async def queue_deactivation_notices(now: dt.datetime) -> int:
                 owners=owners[workspace_id],
                 now=now,
             )
-    return queued
+        return queued
+
+    return await db.atomic(write)
 
 
 async def deactivated(workspace_id: int) -> list[dict[str, Any]]:

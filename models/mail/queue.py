@@ -145,30 +145,34 @@ async def anything_due(now: dt.datetime) -> bool:
 async def claim(*, worker: str, limit: int, now: dt.datetime, lease: float) -> list[Email]:
     """Lease up to `limit` due rows (customer messages first, then staff notices)."""
     expires = now + dt.timedelta(seconds=lease)
-    claimed: list[Email] = []
-    async with db.transaction(), statements.connection() as conn:
-        for table in TABLES:
-            room = limit - len(claimed)
-            if room <= 0:
-                break
-            rows = await conn.rows(_STATEMENTS[table]["claim"], now, room, expires, worker)
-            claimed += [
-                Email(
-                    table=table,
-                    id=row[0],
-                    attempt=row[1] + 1,
-                    lease_expires_at=expires,
-                    recipient=row[2],
-                    from_name=row[3],
-                    reply_to=row[4],
-                    message_id=row[5],
-                    subject=row[6],
-                    text=row[7],
-                    html=row[8],
-                )
-                for row in rows
-            ]
-    return claimed
+
+    async def write() -> list[Email]:
+        claimed: list[Email] = []
+        async with statements.connection() as conn:
+            for table in TABLES:
+                room = limit - len(claimed)
+                if room <= 0:
+                    break
+                rows = await conn.rows(_STATEMENTS[table]["claim"], now, room, expires, worker)
+                claimed += [
+                    Email(
+                        table=table,
+                        id=row[0],
+                        attempt=row[1] + 1,
+                        lease_expires_at=expires,
+                        recipient=row[2],
+                        from_name=row[3],
+                        reply_to=row[4],
+                        message_id=row[5],
+                        subject=row[6],
+                        text=row[7],
+                        html=row[8],
+                    )
+                    for row in rows
+                ]
+            return claimed
+
+    return await db.atomic(write)
 
 
 async def record(outcomes: Sequence[Outcome], *, worker: str, now: dt.datetime) -> int:
@@ -179,11 +183,15 @@ async def record(outcomes: Sequence[Outcome], *, worker: str, now: dt.datetime) 
     if len(outcomes) == 1 and db.is_postgres():
         async with statements.connection() as conn:
             return await _write(conn, outcomes[0], worker, now)
-    written = 0
-    async with db.transaction(), statements.connection() as conn:
-        for outcome in outcomes:
-            written += await _write(conn, outcome, worker, now)
-    return written
+
+    async def write() -> int:
+        written = 0
+        async with statements.connection() as conn:
+            for outcome in outcomes:
+                written += await _write(conn, outcome, worker, now)
+            return written
+
+    return await db.atomic(write)
 
 
 async def _write(conn: Reader, outcome: Outcome, worker: str, now: dt.datetime) -> int:

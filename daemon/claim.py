@@ -5,10 +5,9 @@ is sent at once: claiming *is* starting the attempt. In that transaction:
 1. the active subscriptions with due deliveries and room are locked (others' claims skip
    them): room is the smaller of `WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION - in_flight` (the
    fairness cap) and `WEBHOOK_DEACTIVATE_AFTER - consecutive_failures - in_flight` (every
-   attempt in flight may fail, so never more start than could reach the limit). The cap
-   counts attempts waiting on a receiver: this worker's attempts that ended in success and
-   whose results are not written yet (their lease still holds, checked under a row lock) do
-   not hold a slot. The failure limit still counts them: they are in `in_flight` until written;
+   attempt in flight may fail, so never more start than could reach the limit). An attempt
+   holds its slot until its result is written, so a worker killed at any moment has cut off
+   at most the cap's attempts of each subscription;
 2. each one's oldest due deliveries, up to its room, are ranked (first of every subscription
    before the second of any) and leased up to the worker's own room;
 3. `in_flight` grows by what each subscription got — so an inactive subscription, or one
@@ -17,7 +16,8 @@ is sent at once: claiming *is* starting the attempt. In that transaction:
 Then what sending needs (URL, secrets, event name and body) is read. On PostgreSQL all of it
 is one statement (PG_CLAIM), driven by the work due now: it walks the active subscriptions by
 `next_due_at` (migration 2026-11-26T23:00) and stops at the first not yet due, so
-subscriptions backing off cost a claim nothing. SQLite (one worker per database) runs the
+subscriptions backing off cost a claim nothing; before it, FOLD_DUE applies the due marks that
+queued deliveries left (migration 2026-11-29T07:00). SQLite (one worker per database) runs the
 steps in one `BEGIN IMMEDIATE` transaction over every active subscription. The statements
 run in daemon/store.py.
 """
@@ -34,8 +34,7 @@ from models.statements import Sql
 # Each statement is written once, in PostgreSQL's dialect (models/statements.py derives the
 # SQLite text; row locks are PostgreSQL's only, since SQLite's write transaction locks the
 # whole database). Subscriptions another worker is claiming for right now are skipped.
-# $1 now, $2 the deactivation limit (the cap is applied by `rooms`: finished successes free
-# slots).
+# $1 now, $2 the deactivation limit (the cap is applied by `rooms`).
 CANDIDATES = Sql(
     """
     SELECT s.id, s.in_flight, s.consecutive_failures FROM webhook_subscriptions s
@@ -46,7 +45,7 @@ CANDIDATES = Sql(
           AND d.leased_by IS NULL
       )
     ORDER BY s.in_flight, s.id
-    FOR UPDATE OF s SKIP LOCKED
+    FOR NO KEY UPDATE OF s SKIP LOCKED
     """
 )
 
@@ -69,16 +68,29 @@ TAKE = Sql(
     """
 )
 
-# One of this worker's finished successes, not written yet, whose lease still holds: its
-# subscription (SQLite; PG_CLAIM checks them all at once).
-FREED = Sql(
-    """
-    SELECT subscription FROM webhook_deliveries
-    WHERE id = $1 AND status = 'pending' AND leased_by = $2 AND lease_expires_at = $3
-    """
-)
-
 STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE id = $1")
+
+# PostgreSQL, before each claim: the due marks recorded since the last one (a delivery queued,
+# retried, released or requeued appends one by trigger: migration 2026-11-29T07:00) lower their
+# subscriptions' `next_due_at`. Marks another worker is folding are skipped; the subscriptions
+# are locked in id order, as every statement of the worker locks them.
+FOLD_DUE = """
+WITH marks AS (
+    DELETE FROM webhook_due_marks WHERE id IN (
+        SELECT id FROM webhook_due_marks ORDER BY id LIMIT 10000 FOR UPDATE SKIP LOCKED
+    )
+    RETURNING subscription, due_at
+), due AS (
+    SELECT subscription, min(due_at) AS due_at FROM marks GROUP BY subscription
+), locked AS MATERIALIZED (
+    SELECT s.id, due.due_at FROM webhook_subscriptions s JOIN due ON due.subscription = s.id
+    ORDER BY s.id
+    FOR NO KEY UPDATE OF s
+)
+UPDATE webhook_subscriptions s SET next_due_at = locked.due_at
+FROM locked
+WHERE s.id = locked.id AND (s.next_due_at IS NULL OR s.next_due_at > locked.due_at)
+"""
 
 # PostgreSQL: the whole claim in one statement (one round trip, atomic on its own): the same
 # steps as CANDIDATES, DUE, TAKE, STARTED and CLAIMED, driven by the work due now.
@@ -87,17 +99,14 @@ STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE
 #   own columns, a plan no statistics turn into a scan of the table), until $4 of them have
 #   room (one at its cap is passed uncounted). A subscription backing off is not reached; one
 #   whose value is stale (its due rows are leased) is, and the claim sets it right.
-# - `locked`: those subscriptions, locked; `subs`: their room. This worker's finished successes
-#   not written yet ($7 ids, $8 their leases, $9 their subscriptions) free their
-#   subscription's cap slot, not its failure room, while their lease holds: counted by
-#   webhook_unwritten under the subscription's lock, from a snapshot of its own, so a result
-#   written meanwhile (which locks the subscription too) is never subtracted twice.
+# - `locked`: those subscriptions, locked (FOR NO KEY UPDATE: the key-share locks a web
+#   transaction takes by inserting deliveries never conflict with it); `subs`: their room.
 # - `counted`: in_flight grows by what was taken, and `next_due_at` becomes the earliest
 #   pending, unleased delivery left (webhook_next_due: a snapshot taken after the lock, so a
-#   delivery committed meanwhile is seen; one inserted later waits for this lock through its
-#   foreign key and lowers the value again by trigger).
+#   delivery committed meanwhile is seen; one committed later left a due mark, which the next
+#   FOLD_DUE applies).
 # $1 now, $2 the per-subscription cap, $3 the deactivation limit, $4 the worker's room,
-# $5 lease end, $6 worker, $7 finished successes' ids, $8 their leases, $9 their subscriptions.
+# $5 lease end, $6 worker.
 PG_CLAIM = """
 WITH RECURSIVE walk(id, next_due_at, n) AS (
     (SELECT s.id, s.next_due_at,
@@ -116,30 +125,21 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
         ORDER BY s.next_due_at, s.id LIMIT 1
     ) x
     WHERE w.n < $4
-), mine AS (
-    SELECT sub, COUNT(*)::integer AS n, array_agg(id) AS ids, array_agg(lease) AS leases
-    FROM unnest($7::integer[], $8::timestamptz[], $9::integer[]) AS m(id, lease, sub)
-    GROUP BY sub
 ), locked AS MATERIALIZED (
-    SELECT s.id, s.in_flight, s.consecutive_failures, COALESCE(m.n, 0) AS mine, m.ids, m.leases
+    SELECT s.id, s.in_flight, s.consecutive_failures
     FROM webhook_subscriptions s
-    LEFT JOIN mine m ON m.sub = s.id
     -- The walk has done the choosing: `s` is found by its primary key, and the rest is checked
     -- again on the row's latest version (it is locked).
     WHERE s.id = ANY(ARRAY(SELECT id FROM walk))
       AND s.is_active AND COALESCE(s.next_due_at, 'infinity') <= $1
-      AND s.in_flight - COALESCE(m.n, 0) < $2 AND s.consecutive_failures + s.in_flight < $3
+      AND s.in_flight < $2 AND s.consecutive_failures + s.in_flight < $3
     ORDER BY s.next_due_at, s.id
     LIMIT $4
-    FOR UPDATE OF s SKIP LOCKED
+    FOR NO KEY UPDATE OF s SKIP LOCKED
 ), subs AS MATERIALIZED (
     SELECT l.id, l.in_flight,
-        LEAST($2 - l.in_flight + f.n, $3 - l.consecutive_failures - l.in_flight) AS room
-    FROM locked l CROSS JOIN LATERAL (
-        SELECT CASE WHEN l.mine > 0 THEN webhook_unwritten(l.id, $6, $1, l.ids, l.leases)
-            ELSE 0 END AS n
-    ) f
-    WHERE l.in_flight - f.n < $2
+        LEAST($2 - l.in_flight, $3 - l.consecutive_failures - l.in_flight) AS room
+    FROM locked l
 ), due AS (
     SELECT x.id, x.rank, subs.in_flight, subs.id AS subscription
     FROM subs CROSS JOIN LATERAL (
@@ -260,16 +260,14 @@ def claimed_before(now: dt.datetime, lease: float) -> dt.datetime:
     return now - dt.timedelta(seconds=lease)
 
 
-def rooms(
-    rows: Iterable[Any], limits: Limits, freed: dict[int, int] | None = None
-) -> list[tuple[int, int]]:
-    """(subscription, room) for each row of CANDIDATES, in its order; `freed` counts each
-    subscription's finished, unwritten successes (they free cap slots, not failure room)."""
+def rooms(rows: Iterable[Any], limits: Limits) -> list[tuple[int, int]]:
+    """(subscription, room) for each row of CANDIDATES, in its order."""
     result = []
     for row in rows:
         in_flight, failures = row["in_flight"], row["consecutive_failures"]
-        cap = limits.per_subscription - in_flight + (freed or {}).get(row["id"], 0)
-        room = min(cap, limits.deactivate_after - failures - in_flight)
+        room = min(
+            limits.per_subscription - in_flight, limits.deactivate_after - failures - in_flight
+        )
         if room > 0:
             result.append((row["id"], room))
     return result

@@ -5,12 +5,14 @@ sent now (daemon/claim.py: at most WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION per su
 first of every subscription before the second of any) and each claimed delivery is sent at
 once by one of the worker's senders, up to WEBHOOK_CONCURRENCY attempts in flight per worker
 (a bound on memory and sockets, not a queue). A receiver that hangs holds its own
-subscription's few attempts and nothing else. An attempt that succeeds frees its
-subscription's slot as it ends: the next claim no longer counts it against the cap (the
-failure limit does, until it is written). When results are written, the
-subscriptions' room frees and the worker claims again; when sends end while more was due than
-the worker had room for, it claims again without waiting for the write. Attempts whose worker
-died are found by their expired lease and recorded as failed.
+subscription's few attempts and nothing else. An attempt holds its subscription's slot until
+its result is written, so a worker killed at any moment has cut off at most the cap's
+attempts of each subscription. Results are kept until they are written (a failed write is
+tried again, with backoff): a live worker never sends again what a receiver answered. When
+results are written, the subscriptions' room frees and the worker claims again; when sends
+end while more was due than the worker had room for, it claims again without waiting for the
+write. Attempts whose worker died are found by their expired lease and recorded as failed
+(counted against their delivery's attempts, not the subscription's failures).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import random
 import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
@@ -36,6 +39,14 @@ log = logging.getLogger("daemon.dispatch")
 RECORD_BATCH = 500  # finished attempts written in one statement (transaction) at most
 UNRECORDED_LIMIT = 4 * RECORD_BATCH  # no new claims while this many results wait to be written
 RECOVER_EVERY = 1.0  # seconds between looks for expired leases (attempts cut off by a crash)
+RECORD_RETRY_FIRST, RECORD_RETRY_MOST = 0.05, 5.0  # seconds before writing results again
+
+
+def record_retry_delay(failures: int) -> float:
+    """Doubling from RECORD_RETRY_FIRST up to RECORD_RETRY_MOST, with jitter, so workers that
+    failed together do not retry together."""
+    delay = min(RECORD_RETRY_MOST, RECORD_RETRY_FIRST * 2 ** (failures - 1))
+    return delay * random.uniform(0.5, 1.0)  # noqa: S311 - jitter, not a secret
 
 
 def open_session(config: DaemonConfig) -> aiohttp.ClientSession:
@@ -81,30 +92,38 @@ class Recorder:
         while True:
             await self._wake.wait()
             self._wake.clear()
+            failures = 0
             while self._queue:
-                batch, self._queue = self._queue[:RECORD_BATCH], self._queue[RECORD_BATCH:]
+                batch = self._queue[:RECORD_BATCH]
                 try:
                     statuses = await d.store.record(
                         batch, worker=d.worker, config=d.config, now=d.now()
                     )
-                except Exception:  # the database is away: leases expire, attempts repeat
+                except Exception:
+                    # Kept, and written again until it is: these attempts were made, and a
+                    # receiver that answered must not be sent them again.
+                    failures += 1
+                    delay = record_retry_delay(failures)
                     log.exception(
-                        "recording delivery attempts failed; they are sent again after their lease",
-                        extra=logs.fields(count=len(batch)),
+                        "recording delivery attempts failed; trying again",
+                        extra=logs.fields(count=len(batch), retry_in=round(delay, 2)),
                     )
-                    statuses = None
-                finally:
-                    self.pending -= len(batch)
-                    self.writes += 1
-                    for item, _ in batch:
-                        d.succeeded.pop(item.id, None)
-                if statuses is not None:
-                    _log_attempts(batch, statuses)
+                    await asyncio.sleep(delay)
+                    continue
+                failures = 0
+                del self._queue[: len(batch)]  # those added meanwhile are behind it
+                self.pending -= len(batch)
+                self.writes += 1
+                _log_attempts(batch, statuses)
                 d.recorded()  # the subscriptions' attempts in flight went down: claim again
             self._idle.set()
 
+    def holds(self) -> set[int]:
+        """The deliveries whose attempts are waiting to be written."""
+        return {item.id for item, _ in self._queue}
+
     async def idle(self, timeout: float) -> bool:  # noqa: ASYNC109 - a plain bound on waiting
-        """Wait until every attempt added is written (or failed to be); False on timeout."""
+        """Wait until every attempt added is written; False on timeout."""
         try:
             await asyncio.wait_for(self._idle.wait(), timeout)
         except TimeoutError:
@@ -178,9 +197,6 @@ class Dispatcher:
         self._senders: list[asyncio.Task[None]] = []
         self._attempts: dict[int, Claimed] = {}  # being made now, by sender
         self._attempt_ended = asyncio.Event()
-        # Attempts that succeeded and whose results are not written yet, by delivery: a claim
-        # does not count them against their subscription's cap (daemon/claim.py).
-        self.succeeded: dict[int, Claimed] = {}
         self._more_due = False  # the last claim was cut short by room, not by the due rows
         self._recovered_at = -RECOVER_EVERY
         # Sends that end free the worker's room before their results are written; with more
@@ -215,7 +231,6 @@ class Dispatcher:
                 limits=limits,
                 now=self.now(),
                 lease=lease,
-                succeeded=list(self.succeeded.values()),
             )
             for item in batch:
                 self._start(item)
@@ -227,12 +242,16 @@ class Dispatcher:
 
     async def recover(self, force: bool = False) -> int:
         """Record attempts cut off by a stopped worker (their lease ran out) as failed, so
-        they count towards the delivery's attempts and the subscription's failures."""
+        they count towards their delivery's attempts (never the subscription's failures).
+        This worker's own attempts are not among them, whatever their lease says: those being
+        made, and those whose results wait to be written, are still to be recorded."""
         if not force and time.monotonic() - self._recovered_at < RECOVER_EVERY:
             return 0
         self._recovered_at = time.monotonic()
         now = self.now()
         found = await self.store.expired(now=now, limit=RECORD_BATCH, lease=self.config.lease)
+        mine = self.recorder.holds() | {item.id for item in self._attempts.values()}
+        found = [item for item in found if item.id not in mine]
         if not found:
             return 0
         entries = [record.cut_off(item, now) for item in found]
@@ -295,8 +314,6 @@ class Dispatcher:
             allow_private=self.config.allow_private_targets,
             now=self.now,
         )
-        if outcome.succeeded:
-            self.succeeded[item.id] = item
         self.recorder.add((item, outcome))  # from here on the attempt is the recorder's
 
     async def run_once(self) -> int:

@@ -3,10 +3,12 @@
 Attempts that finish together are written together, in one transaction (daemon/store.py
 runs the statements below). A delivery moves only while this worker's lease still holds, and
 only a delivery that moved stores its attempt and counts: an attempt whose lease ran out was
-already recorded (and counted) as cut off by whoever found the expired lease. Each
+already recorded as cut off by whoever found the expired lease. Every write locks the batch's
+subscriptions in id order, then its deliveries in id order (docs/operations.md). Each
 subscription's failure counter and attempts in flight are changed by the one `UPDATE` (COUNT)
 that also decides deactivation (`consecutive_failures + n`), so concurrent workers cannot
-lose an increment. The test event (`webhook.test`) neither counts nor resets failures.
+lose an increment. The test event (`webhook.test`) and attempts cut off by a stopped worker
+neither count nor reset failures: only a receiver's own answers can deactivate.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ def deactivation_reason(limit: int) -> str:
 
 
 def cut_off(item: Claimed, now: dt.datetime) -> Entry:
-    """An attempt whose worker died (its lease ran out): a failure, as DECISIONS 16 says."""
+    """An attempt whose worker died (its lease ran out): it counts against its delivery's
+    attempts (a delivery that kills workers still runs out), not towards deactivation."""
     return item, Outcome(started_at=now, error=CUT_OFF)
 
 
@@ -109,6 +112,12 @@ class FailureCount:
             self.lead += 1
 
 
+def counts_towards_failures(item: Claimed) -> bool:
+    """Only a receiver's own answers move the failure count: not the test event, and not an
+    attempt cut off by a stopped worker (whose receiver may well have answered it)."""
+    return item.event != EventName.WEBHOOK_TEST and item.worker is None
+
+
 def failure_counts(entries: list[Entry]) -> list[FailureCount]:
     """Per subscription, ordered by id (the order rows are locked in, against deadlocks)."""
     counts: dict[int, FailureCount] = {}
@@ -117,7 +126,7 @@ def failure_counts(entries: list[Entry]) -> list[FailureCount]:
         if count is None:
             count = counts[item.subscription_id] = FailureCount(item.subscription_id)
         count.finished += 1
-        if item.event != EventName.WEBHOOK_TEST:
+        if counts_towards_failures(item):
             count.add(outcome.succeeded)
     return [counts[key] for key in sorted(counts)]
 
@@ -144,7 +153,7 @@ MOVE = Sql(
     """
 )
 
-# The deactivation rule (DECISIONS 6), the one place it is written: with this batch's
+# The deactivation rule, the one place it is written: with this batch's
 # attempts the subscription's consecutive failures reach the limit ($6). $4 is `lead`, $5
 # `peak` (FailureCount). Evaluated on the row being updated, so concurrent workers never
 # lose an increment.
@@ -200,12 +209,24 @@ _PG_ROWS = """
         next_at timestamptz, completed_at timestamptz, lease timestamptz, worker text)
 """
 _PG_HOLDS = "d.status = 'pending' AND d.leased_by = r.worker AND d.lease_expires_at = r.lease"
+
+
+# The batch's deliveries whose lease still holds, locked in id order. `after` names a step to
+# be run first (the subscriptions' locks: subscriptions before deliveries, the one lock order).
+def _pg_held(after: str) -> str:
+    return f"""held AS MATERIALIZED (
+    SELECT d.id FROM webhook_deliveries d JOIN r ON d.id = r.delivery
+    WHERE {_PG_HOLDS} AND (SELECT COUNT(*) FROM {after}) >= 0
+    ORDER BY d.id FOR UPDATE OF d
+)"""  # noqa: S608 - constant fragments, no input
+
+
 _PG_MOVE = f"""
     UPDATE webhook_deliveries d SET status = r.status, attempts = r.number,
         next_attempt_at = r.next_at, lease_expires_at = NULL, leased_by = NULL,
         last_status_code = r.status_code, last_error = r.error,
         completed_at = r.completed_at, updated_at = $2
-    FROM r
+    FROM r JOIN held ON held.id = r.delivery
     WHERE d.id = r.delivery AND {_PG_HOLDS}
 """  # noqa: S608 - constant fragments, no input
 _PG_ATTEMPTS = """
@@ -215,8 +236,17 @@ _PG_ATTEMPTS = """
         truncated, length, worker FROM r JOIN moved ON moved.id = r.delivery
     RETURNING delivery
 """
+
+# The subscriptions of a batch, locked in id order before anything else is (FOR NO KEY
+# UPDATE: the key-share locks of a web transaction inserting deliveries never conflict).
+PG_LOCK_SUBSCRIPTIONS = """
+SELECT id FROM webhook_subscriptions WHERE id = ANY($1::integer[])
+ORDER BY id FOR NO KEY UPDATE
+"""
+
+# In a transaction that has run PG_LOCK_SUBSCRIPTIONS: the moves and attempts of a batch.
 PG_RECORD_BATCH = f"""
-WITH r AS ({_PG_ROWS}), moved AS ({_PG_MOVE} RETURNING d.id)
+WITH r AS ({_PG_ROWS}), {_pg_held("r")}, moved AS ({_PG_MOVE} RETURNING d.id)
 {_PG_ATTEMPTS}
 """
 
@@ -272,18 +302,22 @@ def pg_batch_args(planned: list[Planned], worker: str, now: dt.datetime) -> tupl
 # the batch's FailureCounts as JSON). The subscriptions are locked first, in id order (every
 # worker's order, against deadlocks), by the materialized `locked` step; the UPDATE then
 # works on each row's latest version, so concurrent workers never lose an increment.
-def _pg_count(counts: str, limit: str, now: str, reason: str, only_if: str = "TRUE") -> str:
-    """The steps that lock the batch's subscriptions and count (`counted`); the arguments
-    are the statement's placeholders."""
-    reaches = f"((c.lead > 0 AND s.consecutive_failures + c.lead >= {limit}) OR c.peak >= {limit})"
+def _pg_lock_counts(counts: str) -> str:
+    """The batch's FailureCounts (`c`) and their subscriptions, locked (`locked`)."""
     return f"""c AS (
     SELECT * FROM json_to_recordset({counts}::json) AS c(subscription_id integer, lead integer,
         reset boolean, tail integer, peak integer, finished integer)
-    WHERE {only_if}
 ), locked AS MATERIALIZED (
     SELECT s.id FROM webhook_subscriptions s JOIN c ON c.subscription_id = s.id
-    ORDER BY s.id FOR UPDATE OF s
-), counted AS (
+    ORDER BY s.id FOR NO KEY UPDATE OF s
+)"""  # noqa: S608 - constant fragments, no input
+
+
+def _pg_count(limit: str, now: str, reason: str, only_if: str = "TRUE") -> str:
+    """The step that counts (`counted`), after _pg_lock_counts, where `only_if` holds; the
+    arguments are the statement's placeholders."""
+    reaches = f"((c.lead > 0 AND s.consecutive_failures + c.lead >= {limit}) OR c.peak >= {limit})"
+    return f"""counted AS (
     UPDATE webhook_subscriptions s SET
         consecutive_failures = CASE WHEN c.reset THEN c.tail
             ELSE s.consecutive_failures + c.lead END,
@@ -295,13 +329,16 @@ def _pg_count(counts: str, limit: str, now: str, reason: str, only_if: str = "TR
         in_flight = GREATEST(s.in_flight - c.finished, 0),
         updated_at = {now}
     FROM c JOIN locked ON locked.id = c.subscription_id
-    WHERE s.id = c.subscription_id
+    WHERE s.id = c.subscription_id AND {only_if}
     RETURNING s.id, NOT s.is_active AND s.deactivated_at = {now}
         AND (c.lead > 0 OR c.peak > 0) AS deactivated
 )"""  # noqa: S608 - constant fragments, no input
 
 
-PG_COUNT_BATCH = f"WITH {_pg_count('$1', '$2', '$3', '$4')}\nSELECT id, deactivated FROM counted"
+PG_COUNT_BATCH = f"""
+WITH {_pg_lock_counts("$1")}, {_pg_count("$2", "$3", "$4")}
+SELECT id, deactivated FROM counted
+"""  # noqa: S608 - constant fragments, no input
 
 
 def pg_count_args(counts: list[FailureCount], limit: int, now: dt.datetime) -> tuple[object, ...]:
@@ -310,20 +347,18 @@ def pg_count_args(counts: list[FailureCount], limit: int, now: dt.datetime) -> t
 
 # PostgreSQL's common case in one round trip: while every attempt of the batch still holds its
 # lease (nearly always), its moves, its attempts and the failure counts — the FailureCounts of
-# the whole batch — are written by one statement, atomic on its own. The deliveries are locked
-# first (in id order) and checked; if any lease was lost the statement writes nothing and
-# says so (`whole` false), and the batch goes through PG_RECORD_BATCH and PG_COUNT_BATCH in a
-# transaction, which count only what moved. $1 rows, $2 now, $3 counts, $4 limit, $5 reason.
+# the whole batch — are written by one statement, atomic on its own. The subscriptions are
+# locked first, then the deliveries (each in id order: the one lock order), and the leases
+# checked; if any was lost the statement writes nothing and says so (`whole` false), and the
+# batch goes through PG_RECORD_BATCH and PG_COUNT_BATCH in a transaction, which count only
+# what moved. $1 rows, $2 now, $3 counts, $4 limit, $5 reason.
 PG_RECORD_WHOLE = f"""
-WITH r AS ({_PG_ROWS}), held AS MATERIALIZED (
-    SELECT d.id FROM webhook_deliveries d JOIN r ON d.id = r.delivery
-    WHERE {_PG_HOLDS}
-    ORDER BY d.id FOR UPDATE OF d
-), whole AS MATERIALIZED (
+WITH r AS ({_PG_ROWS}), {_pg_lock_counts("$3")}, {_pg_held("locked")},
+whole AS MATERIALIZED (
     SELECT (SELECT COUNT(*) FROM held) = (SELECT COUNT(*) FROM r) AS ok
 ), moved AS ({_PG_MOVE} AND (SELECT ok FROM whole) RETURNING d.id
 ), attempts AS ({_PG_ATTEMPTS}
-), {_pg_count("$3", "$4", "$2", "$5", only_if="(SELECT ok FROM whole)")}
+), {_pg_count("$4", "$2", "$5", only_if="(SELECT ok FROM whole)")}
 SELECT (SELECT ok FROM whole) AS whole, ARRAY(SELECT id FROM counted WHERE deactivated)
     AS deactivated
 """  # noqa: S608 - constant fragments, no input

@@ -2,12 +2,14 @@
 
 The statements are daemon/claim.py's and daemon/record.py's, each written once. PostgreSQL:
 two dedicated asyncpg connections (claims, results), so a claim never waits for a write and
-there is no pool reset between statements; a claim is one statement (PG_CLAIM), and so is a
-batch of results while all its leases hold (PG_RECORD_WHOLE: moves, attempts and counts);
-otherwise it is one transaction (moves and attempts in one statement, then the subscriptions
-locked in id order and counted in one). SQLite: one `sqlite3` connection on one thread of its own
-(a busy database never blocks the event loop); each claim and each batch of results is one
-`BEGIN IMMEDIATE` transaction. Both reconnect on the next call after losing the connection.
+there is no pool reset between statements; a claim is one statement (PG_CLAIM, after FOLD_DUE
+has applied the due marks), and so is a batch of results while all its leases hold
+(PG_RECORD_WHOLE: moves, attempts and counts); otherwise it is one transaction (the
+subscriptions locked in id order, then moves and attempts in one statement, then the counts).
+Every statement locks subscriptions before deliveries, each in id order. SQLite: one `sqlite3`
+connection on one thread of its own (a busy database never blocks the event loop); each claim
+and each batch of results is one `BEGIN IMMEDIATE` transaction. Both reconnect on the next
+call after losing the connection.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import random
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
@@ -51,12 +54,9 @@ class Store(Protocol):
         limits: claims.Limits,
         now: dt.datetime,
         lease: float,
-        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         """Lease due deliveries of active subscriptions within `limits` (daemon/claim.py),
-        counting them in flight: each is sent at once. `succeeded`: this worker's attempts
-        that ended in success and whose results are not written yet; those whose lease still
-        holds free their subscription's cap slot."""
+        counting them in flight: each is sent at once."""
         ...
 
     async def expired(self, *, now: dt.datetime, limit: int, lease: float) -> list[Claimed]:
@@ -162,18 +162,15 @@ class PostgresStore:
         limits: claims.Limits,
         now: dt.datetime,
         lease: float,
-        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
-        ids = [item.id for item in succeeded]
-        leases = [item.lease_expires_at for item in succeeded]
-        subs = [item.subscription_id for item in succeeded]
         async with self._claims.use() as conn:
+            await conn.execute(claims.FOLD_DUE, timeout=STATEMENT_TIMEOUT)
             rows = await conn.fetch(
                 claims.PG_CLAIM, now, limits.per_subscription, limits.deactivate_after,
-                limits.room, expires, worker, ids, leases, subs, timeout=STATEMENT_TIMEOUT,
+                limits.room, expires, worker, timeout=STATEMENT_TIMEOUT,
             )  # fmt: skip
         return claims.claimed(rows, expires)
 
@@ -188,8 +185,13 @@ class PostgresStore:
     async def release(self, items: list[Claimed], worker: str) -> None:
         if not items:
             return
+        subscriptions = sorted({item.subscription_id for item in items})
         async with self._claims.use() as conn, conn.transaction():
-            for item in items:
+            # Subscriptions before deliveries, each in id order: the one lock order.
+            await conn.execute(
+                records.PG_LOCK_SUBSCRIPTIONS, subscriptions, timeout=STATEMENT_TIMEOUT
+            )
+            for item in sorted(items, key=lambda item: item.id):
                 sub = await conn.fetchval(
                     claims.RELEASE.postgres,
                     item.id,
@@ -258,6 +260,10 @@ class PostgresStore:
                     if whole:
                         return {p.item.id for p in planned}, list(deactivated)
                     async with conn.transaction():
+                        subscriptions = sorted({p.item.subscription_id for p in planned})
+                        await conn.execute(
+                            records.PG_LOCK_SUBSCRIPTIONS, subscriptions, timeout=STATEMENT_TIMEOUT
+                        )
                         rows = await conn.fetch(
                             records.PG_RECORD_BATCH,
                             *records.pg_batch_args(planned, worker, now),
@@ -275,11 +281,13 @@ class PostgresStore:
                             )
                             deactivated = [row["id"] for row in result if row["deactivated"]]
                     return moved, deactivated
-            except asyncpg.DeadlockDetectedError:
-                # The transaction was rolled back as a whole; the other side has gone on.
+            except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError):
+                # Rolled back as a whole; the other side has gone on. (Every statement locks in
+                # the one order, so this is a safety net, not a path taken.)
                 if attempt == DEADLOCK_RETRIES:
                     raise
                 log.warning("deadlock while recording results; trying again")
+                await asyncio.sleep(random.uniform(0.01, 0.05) * attempt)  # noqa: S311
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
@@ -336,21 +344,15 @@ class SqliteStore:
         limits: claims.Limits,
         now: dt.datetime,
         lease: float,
-        succeeded: Sequence[Claimed] = (),
     ) -> list[Claimed]:
         if limits.room <= 0:
             return []
         expires = claims.lease_until(now, lease)
 
         def work(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-            freed: dict[int, int] = {}
-            for item in succeeded:
-                if item.lease_expires_at > now:
-                    for row in _run(conn, claims.FREED, item.id, worker, item.lease_expires_at):
-                        freed[row[0]] = freed.get(row[0], 0) + 1
             candidates = _run(conn, claims.CANDIDATES, now, limits.deactivate_after)
             due: list[tuple[int, int, int]] = []
-            for order, (sub, room) in enumerate(claims.rooms(candidates, limits, freed)):
+            for order, (sub, room) in enumerate(claims.rooms(candidates, limits)):
                 rows = _run(conn, claims.DUE, sub, now, room)
                 due.extend((row[0], rank, order) for rank, row in enumerate(rows, start=1))
             ids = claims.fair(due, limits.room)

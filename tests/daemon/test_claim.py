@@ -32,7 +32,8 @@ async def test_a_leased_delivery_waits_for_its_lease_then_counts_as_cut_off(
     soon = now + dt.timedelta(seconds=29)
     assert await b.claim(worker="b", limits=support.limits(), now=soon, lease=30) == []
     assert await b.expired(now=soon, limit=10, lease=30) == []
-    # Worker "a" died: after the lease its attempt is recorded as failed, and counted.
+    # Worker "a" died: after the lease its attempt is recorded as failed, counted against
+    # the delivery's attempts but not the subscription's failures.
     later = now + dt.timedelta(seconds=31)
     [lost] = await b.expired(now=later, limit=10, lease=30)
     assert (lost.id, lost.attempt, lost.worker) == (d.id, 1, "a")
@@ -43,7 +44,7 @@ async def test_a_leased_delivery_waits_for_its_lease_then_counts_as_cut_off(
     [attempt] = await WebhookAttempt.objects().where(WebhookAttempt.delivery == d.id)
     assert (attempt.error, attempt.worker, attempt.status_code) == (record.CUT_OFF, "a", None)
     counted = await support.load_subscription(sub)
-    assert (counted.in_flight, counted.consecutive_failures) == (0, 1)
+    assert (counted.in_flight, counted.consecutive_failures) == (0, 0)
     row = await support.load(d)
     assert (row.status, row.attempts, row.leased_by) == ("pending", 1, None)
 
@@ -51,7 +52,7 @@ async def test_a_leased_delivery_waits_for_its_lease_then_counts_as_cut_off(
     outcome = Outcome(started_at=now, status_code=200, duration_ms=5)
     assert await a.record([(mine, outcome)], worker="a", config=cfg, now=later) == [None]
     assert await WebhookAttempt.count().where(WebhookAttempt.delivery == d.id) == 1
-    assert (await support.load_subscription(sub)).consecutive_failures == 1
+    assert (await support.load_subscription(sub)).consecutive_failures == 0
 
     retry_at = later + dt.timedelta(seconds=60)
     [again] = await b.claim(worker="b", limits=support.limits(), now=retry_at, lease=30)

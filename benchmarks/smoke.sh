@@ -25,4 +25,5 @@ run benchmarks.admin --orders 500 --deliveries 500 --requests 3  # every admin p
 run benchmarks.admin --search --orders 2000 --requests 3  # the order search (PostgreSQL)
 run benchmarks.inventory_import --smoke         # the SKU CSV import, 50 KiB
 run benchmarks.streams --smoke                  # open admin streams (PostgreSQL)
+run benchmarks.soak --profile smoke             # 12 s of the soak, kills, every invariant (PostgreSQL)
 echo "== benchmarks: all smoke runs passed"

@@ -56,7 +56,7 @@ GARMENTS = (
     ("Soak Tee", "Black", "#000000", ("S", "M", "L", "XL", "2XL"), 1_000_000, False),
     ("Soak Tee", "White", "#FFFFFF", ("S", "M", "L", "XL"), 1_000_000, False),
     ("Soak Hoodie", "Navy", "#1F2A44", ("S", "M", "L", "XL", "2XL"), 1_000_000, False),
-    ("Soak Cap", "Red", "#C8102E", ("OS",), 300, True),
+    ("Soak Cap", "Red", "#C8102E", ("OS",), 150, True),
 )
 CUSTOMERS = 5
 TOKENS = 2  # per shop's owner
@@ -272,7 +272,8 @@ class Result:
                          "retried)"),
             ("responses", " · ".join(f"{k} {v:,}" for k, v in f["responses"].items())),
             ("4xx", ", ".join(f"{k}: {v:,}" for k, v in f["4xx"].items()) or "none"),
-            ("orders", f"{f.get('orders', 0):,} ({stages}); {f.get('order_edits', 0):,} edits"),
+            ("orders", f"{f.get('orders', 0):,} ({stages}); {f.get('order_edits', 0):,} edits, "
+                       f"{f['stock_short']:,} moves refused for stock"),
             ("invoices", f"{f.get('invoices', 0):,} ({f.get('invoices_paid', 0):,} paid), "
                          f"{f.get('payments', 0):,} payments"),
             ("events", f"{f.get('events', 0):,}"),
@@ -300,7 +301,7 @@ class Result:
             lines += [f"          {detail}" for detail in check.details]
         if f.get("refusals"):
             lines += ["", "refusals, most frequent first:"]
-            lines += [f"  {n:6,}  {what}" for what, n in f["refusals"]]
+            lines += [f"  {n:6,}  {what}" for what, n in f["refusals"][:12]]
         return "\n".join(lines)
 
 
@@ -442,10 +443,13 @@ async def run(
 
         began = time.monotonic()
         shops = [shop for shop, _ in made]
-        load = run_clients(base, shops, clients=profile.clients, seconds=profile.seconds, seed=seed)
-        tally, _ = await asyncio.gather(
-            load, inject_faults(profile, began, web, worker, base, ctx, faults)
-        )
+        async with asyncio.TaskGroup() as group:  # a fault that fails stops the clients too
+            load = group.create_task(
+                run_clients(base, shops, clients=profile.clients, seconds=profile.seconds,
+                            seed=seed)
+            )  # fmt: skip
+            group.create_task(inject_faults(profile, began, web, worker, base, ctx, faults))
+        tally = load.result()
         seconds = time.monotonic() - began
         drained, pending = await drain(url, profile.drain)
         exits = {"web": await web.stop(), "worker": await worker.stop()}
@@ -516,7 +520,8 @@ def _load_figures(tally: Tally) -> dict[str, Any]:
         "responses": tally.classes(),
         "4xx": four,
         "replayed": tally.replayed,
-        "refusals": tally.refusals.most_common(12),
+        "refusals": tally.refusals.most_common(),
+        "stock_short": sum(n for what, n in tally.refusals.items() if "Not enough stock" in what),
     }
 
 

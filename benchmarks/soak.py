@@ -56,7 +56,7 @@ GARMENTS = (
     ("Soak Tee", "Black", "#000000", ("S", "M", "L", "XL", "2XL"), 1_000_000, False),
     ("Soak Tee", "White", "#FFFFFF", ("S", "M", "L", "XL"), 1_000_000, False),
     ("Soak Hoodie", "Navy", "#1F2A44", ("S", "M", "L", "XL", "2XL"), 1_000_000, False),
-    ("Soak Cap", "Red", "#C8102E", ("OS",), 150, True),
+    ("Soak Cap", "Red", "#C8102E", ("OS",), 60, True),
 )
 CUSTOMERS = 5
 TOKENS = 2  # per shop's owner
@@ -406,6 +406,7 @@ async def run(
     name = f"pressline_soak_{os.getpid()}"
     url = admin_url.rsplit("/", 1)[0] + "/" + name
     logs = logs or Path(tempfile.mkdtemp(prefix="pressline-soak-"))
+    logs.mkdir(parents=True, exist_ok=True)
     admin = await asyncpg.connect(admin_url)
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -546,8 +547,6 @@ def main() -> None:
             print(f"note: PostgreSQL not reachable at {common.ADMIN_URL}; no soak")
             return
         sys.exit(f"PostgreSQL not reachable at {common.ADMIN_URL}: the soak runs on it only")
-    if args.logs:
-        args.logs.mkdir(parents=True, exist_ok=True)
     result = asyncio.run(
         run(PROFILES[args.profile], logs=args.logs, seed=args.seed,
             keep_database=args.keep_database, tree=args.tree.resolve())

@@ -299,7 +299,8 @@ async def redeliver(delivery_id: int, workspace_id: int | None = None) -> Delive
     (ConflictError, with the reason) while it is being sent, or when its subscription is
     inactive: a queued delivery would never be sent, so none is queued."""
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> None:
         rows = await WebhookDelivery.select(
             WebhookDelivery.status,
             WebhookDelivery.leased_by,
@@ -318,4 +319,6 @@ async def redeliver(delivery_id: int, workspace_id: int | None = None) -> Delive
         if row["status"] == DeliveryStatus.PENDING and row["leased_by"] is not None:
             raise ConflictError(f"Webhook delivery {delivery_id} is being sent right now.")
         await WebhookDelivery.update(queued_again(now)).where(WebhookDelivery.id == delivery_id)
+
+    await db.atomic(write)
     return await get(delivery_id, workspace_id)

@@ -240,7 +240,8 @@ async def record_test_event(workspace_id: int, subscription_id: int) -> tuple[st
     now = clock.now()
     event_id = str(uuid.uuid4())
     name = EventName.WEBHOOK_TEST
-    async with db.transaction():
+
+    async def write() -> int:
         event = WebhookEvent(
             workspace=workspace_id,
             event_id=event_id,
@@ -260,4 +261,6 @@ async def record_test_event(workspace_id: int, subscription_id: int) -> tuple[st
         )
         await delivery.save()
         await _wake_worker()
-    return event_id, delivery.id
+        return delivery.id
+
+    return event_id, await db.atomic(write)

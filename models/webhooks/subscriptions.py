@@ -203,7 +203,9 @@ async def enable(
     """Re-activate (counter back to 0); optionally re-queue failed/skipped deliveries since then."""
     await get(subscription_id, workspace_id)
     now = clock.now()
-    async with db.transaction():
+
+    async def write() -> int:
+        # The subscription before its deliveries: the one lock order.
         await _set(
             subscription_id,
             {
@@ -214,19 +216,22 @@ async def enable(
                 WebhookSubscription.updated_at: now,
             },
         )
-        requeued: list[dict[str, Any]] = []
-        if requeue_since is not None:
-            requeued = (
-                await WebhookDelivery.update(deliveries.queued_again(now))
-                .where(
-                    (WebhookDelivery.subscription == subscription_id)
-                    & WebhookDelivery.status.is_in([DeliveryStatus.FAILED, DeliveryStatus.SKIPPED])
-                    & (WebhookDelivery.created_at >= requeue_since)
-                )
-                .returning(WebhookDelivery.id)
+        if requeue_since is None:
+            return 0
+        requeued = (
+            await WebhookDelivery.update(deliveries.queued_again(now))
+            .where(
+                (WebhookDelivery.subscription == subscription_id)
+                & WebhookDelivery.status.is_in([DeliveryStatus.FAILED, DeliveryStatus.SKIPPED])
+                & (WebhookDelivery.created_at >= requeue_since)
             )
+            .returning(WebhookDelivery.id)
+        )
+        return len(requeued)
+
+    requeued = await db.atomic(write)
     result = await get(subscription_id)
-    result["requeued"] = len(requeued)
+    result["requeued"] = requeued
     return result
 
 
@@ -305,7 +310,8 @@ async def rotate_secret(
     await get(subscription_id, workspace_id)
     now = clock.now()
     secret = new_secret()
-    async with db.transaction():
+
+    async def write() -> None:
         [row] = await WebhookSubscription.select(WebhookSubscription.secret).where(
             WebhookSubscription.id == subscription_id
         )
@@ -321,6 +327,8 @@ async def rotate_secret(
                 WebhookSubscription.updated_at: now,
             }
         ).where(WebhookSubscription.id == subscription_id)
+
+    await db.atomic(write)
     return await get(subscription_id), secret
 
 

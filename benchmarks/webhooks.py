@@ -657,6 +657,18 @@ async def seed_waiting(outbox: Outbox, ws: int, count: int) -> None:
         )
 
 
+async def fold_due(pg: Any) -> None:
+    """Apply the due marks the seed's deliveries left, as the claims that made those attempts
+    did (a tree without marks has nothing to fold)."""
+    from daemon import claim
+
+    fold = getattr(claim, "FOLD_DUE", None)
+    while fold is not None:  # a fold takes at most 10,000 marks
+        await pg.execute(fold)
+        if not await pg.fetchval("SELECT EXISTS (SELECT 1 FROM webhook_due_marks)"):
+            break
+
+
 CLAIM_TYPES = ("timestamptz", "integer", "integer", "integer", "timestamptz", "text",
                "integer[]", "timestamptz[]", "integer[]")  # fmt: skip
 
@@ -684,7 +696,8 @@ def _literal(value: Any, kind: str) -> str:
 
 async def rolled_back(pg: Any, mode: str, prefix: str, now: dt.datetime) -> tuple[list[Any], float]:
     """PG_CLAIM (after `prefix`, e.g. EXPLAIN) in a transaction rolled back, with PostgreSQL's
-    custom or generic plan: its rows and its round trip in ms. EXPLAIN runs the statement
+    custom or generic plan: its rows and its round trip in ms (with no prefix: the worker's
+    whole claim, FOLD_DUE's round trip included where the tree has it). EXPLAIN runs the statement
     prepared under SQL's own PREPARE (`claim_q`), so that the plan cache's choice is the plan
     explained (an EXPLAIN sent with parameters is planned with their values)."""
     from daemon import claim
@@ -697,6 +710,9 @@ async def rolled_back(pg: Any, mode: str, prefix: str, now: dt.datetime) -> tupl
             values = ", ".join(_literal(a, k) for a, k in zip(args, CLAIM_TYPES, strict=False))
             rows = list(await pg.fetch(f"{prefix} EXECUTE claim_q({values})"))
         else:
+            fold = getattr(claim, "FOLD_DUE", None)  # the worker's step before each claim
+            if fold is not None:
+                await pg.execute(fold)
             rows = list(await pg.fetch(claim.PG_CLAIM, *claim_args(now)))
         return rows, 1000 * (time.perf_counter() - began)
     finally:
@@ -727,6 +743,7 @@ async def claim_cost(outbox: Outbox, counts: list[int], repetitions: int) -> lis
         ws = await outbox.value("SELECT MAX(id) FROM workspaces WHERE name = ?", stamp)
         try:
             await seed_waiting(outbox, ws, count)
+            await fold_due(pg)
             await outbox.vacuum()
             await prepare_claim(pg)
             result: dict[str, Any] = {"subscriptions": count}

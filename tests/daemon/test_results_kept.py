@@ -15,7 +15,7 @@ import asyncpg
 from daemon import record
 from daemon.claim import Claimed
 from daemon.dispatch import Dispatcher, open_session
-from daemon.store import Store, open_store
+from daemon.store import SqliteStore, Store, open_store
 from models import db
 from models.tables import WebhookAttempt, WebhookDelivery
 from tests.daemon import support
@@ -25,14 +25,11 @@ from tests.daemon.support import FakeClock, Receiver
 CAP = 4
 
 
-class HeldWrites:
-    """The worker's real store, whose result writes wait until the test lets them go (a slow
-    database for writes): claims go on meanwhile."""
+class Wrapped:
+    """The worker's real store; subclasses change how results are written."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.go = asyncio.Event()
-        self.writes = 0
 
     async def claim(self, **kwargs: Any) -> list[Claimed]:
         return await self.store.claim(**kwargs)
@@ -44,12 +41,23 @@ class HeldWrites:
         await self.store.release(items, worker)
 
     async def record(self, entries: list[record.Entry], **kwargs: Any) -> list[str | None]:
-        await self.go.wait()
-        self.writes += 1
         return await self.store.record(entries, **kwargs)
 
     async def close(self) -> None:
         await self.store.close()
+
+
+class HeldWrites(Wrapped):
+    """Result writes wait until the test lets them go (a slow database for writes): claims go
+    on meanwhile."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self.go = asyncio.Event()
+
+    async def record(self, entries: list[record.Entry], **kwargs: Any) -> list[str | None]:
+        await self.go.wait()
+        return await self.store.record(entries, **kwargs)
 
 
 def _dispatcher(store: object, clock: FakeClock, **overrides: Any) -> Dispatcher:
@@ -93,24 +101,15 @@ async def test_a_slot_frees_only_when_its_result_is_written(
     assert statuses == ["succeeded"] * 12
 
 
-class FailingFirstWrite:
+class FailingFirstWrite(Wrapped):
     """The real store, whose first write meets a real fault of the database: on PostgreSQL
     its connection is terminated by the server mid-write; on SQLite the database stays locked
     by another writer past the store's busy timeout."""
 
     def __init__(self, store: Store, sqlite_path: str | None) -> None:
-        self.store = store
+        super().__init__(store)
         self.sqlite_path = sqlite_path
         self.failed = 0
-
-    async def claim(self, **kwargs: Any) -> list[Claimed]:
-        return await self.store.claim(**kwargs)
-
-    async def expired(self, **kwargs: Any) -> list[Claimed]:
-        return await self.store.expired(**kwargs)
-
-    async def release(self, items: list[Claimed], worker: str) -> None:
-        await self.store.release(items, worker)
 
     async def record(self, entries: list[record.Entry], **kwargs: Any) -> list[str | None]:
         if self.failed:
@@ -148,19 +147,11 @@ class FailingFirstWrite:
         assert self.sqlite_path is not None
         other = sqlite3.connect(self.sqlite_path, isolation_level=None)
         try:
-            other.execute("BEGIN IMMEDIATE")
-            store = self.store
-            store._timeout = 0.2  # type: ignore[attr-defined]  # its next connection's busy wait
-            await store.close()  # reopened on the next call, with the short timeout
-            self.store = open_store()
-            self.store._timeout = 0.2  # type: ignore[attr-defined]
+            other.execute("BEGIN IMMEDIATE")  # the store's busy timeout is short (the test's)
             return await self.store.record(entries, **kwargs)
         finally:
             other.execute("ROLLBACK")
             other.close()
-
-    async def close(self) -> None:
-        await self.store.close()
 
 
 async def test_a_write_that_fails_is_tried_again_and_nothing_is_sent_twice(
@@ -169,8 +160,11 @@ async def test_a_write_that_fails_is_tried_again_and_nothing_is_sent_twice(
     ws = await support.workspace()
     sub = await support.subscription(ws, receiver.url())
     await support.queued(ws, sub, 6)
-    path = None if db.is_postgres() else db.sqlite_path(backend)
-    store = FailingFirstWrite(open_store(), path)
+    if db.is_postgres():
+        store = FailingFirstWrite(open_store(), None)
+    else:
+        path = db.sqlite_path(backend)
+        store = FailingFirstWrite(SqliteStore(path, timeout=0.2), path)
     dispatcher = _dispatcher(store, fake_clock)
     try:
         await _fill_until(

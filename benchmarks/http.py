@@ -14,16 +14,29 @@ benchmark users' tokens.
 `--endpoints items` (Pressline alone): `POST /orders` with 5 items x 6 sizes x 2 imprints
 against the same order sent as the plain lines those items expand to, back to back on the same
 server in every round (DECISIONS §18; the floor has no items).
+
+`--endpoints advance` (Pressline and `--baseline`, no floor): `POST /orders/{id}/advance`, 16
+clients. Before its first run each server creates `--move-orders` orders (plain lines, no SKU)
+spread over the benchmark users and moves them to in_production; every run then moves each
+order to the other of in_production and qc_pack (rework is allowed among open stages; both are
+past stock consumption) and back, its two moves half the request list apart, sent in order, so
+every request is a valid move under concurrency. `--subscriptions N` first gives every
+workspace at least N webhook subscriptions (every event, to 127.0.0.1:9; no worker runs), so
+every create and move records deliveries. `--baseline-database URL` serves the baseline on a
+database seeded and migrated by its own checkout (its tokens read from that checkout's
+benchmarks/ directory).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -60,6 +73,12 @@ CREATE_TARGETS = {"create": CREATE_TARGET, "create_customer": 0.6}  # the second
 ITEMS_TARGET = 0.8
 ITEM_RUNS = ("create_items", "create_lines")
 INVOICES_PAGE = 50  # api/controllers/invoices.py PER_PAGE
+# Stage moves, 16 clients, Pressline and the baseline alone (the floor has no moves): each
+# order goes back and forth between two open stages past stock consumption (models/stages.py).
+MOVES = ("advance",)
+MOVE_STAGES = ("in_production", "qc_pack")
+MIN_MOVE_ORDERS = 128  # an order's two moves are at least this many requests apart
+SUBSCRIBER = "http://127.0.0.1:9/pressline-bench"  # the discard port: nothing answers
 
 
 @dataclass
@@ -222,7 +241,7 @@ local reqs = {
 }
 local n = #reqs
 local i = 0
-init = function(args) i = math.random(n) end
+init = function(args) i = %s end
 request = function()
   i = i %% n + 1
   local r = reqs[i]
@@ -241,21 +260,31 @@ end
 """
 
 
-def lua_script(specs: list[list[Any]], path: Path) -> None:
+def lua_script(specs: list[list[Any]], path: Path, in_order: bool = False) -> None:
+    """`in_order`: start at the first request (else at a random one); either way the list is
+    then sent in order, cycling."""
+
     def quote(value: Any) -> str:
         return "nil" if value is None else "[==[" + str(value) + "]==]"
 
     rows = ",\n".join("{" + ", ".join(quote(v) for v in spec) + "}" for spec in specs)
-    path.write_text(LUA % rows)
+    path.write_text(LUA % (rows, "0" if in_order else "math.random(n)"))
 
 
 def run_client(
-    client: str, port: int, specs: list[list[Any]], connections: int, seconds: float, tmp: Path
+    client: str,
+    port: int,
+    specs: list[list[Any]],
+    connections: int,
+    seconds: float,
+    tmp: Path,
+    in_order: bool = False,
 ) -> tuple[dict[str, Any], float]:
-    """Run the load; returns its figures and the client's own CPU seconds."""
+    """Run the load; returns its figures and the client's own CPU seconds. `in_order`: from
+    the first request on (the Python generator always starts there)."""
     if client == "wrk":
         script = tmp / "load.lua"
-        lua_script(specs, script)
+        lua_script(specs, script, in_order)
         command = [
             "wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s",
             "-s", str(script), f"http://127.0.0.1:{port}",
@@ -307,13 +336,14 @@ def measure(
     seconds: float,
     warmup: float,
     tmp: Path,
+    in_order: bool = False,
 ) -> Run:
     if warmup > 0:
         run_client(client, server.port, specs, connections, warmup, tmp)
     db_before = common.database_cpu(server.url)
     cpu_before = common.cpu_seconds(server.pid)
     began = time.perf_counter()
-    result, client_cpu = run_client(client, server.port, specs, connections, seconds, tmp)
+    result, client_cpu = run_client(client, server.port, specs, connections, seconds, tmp, in_order)
     wall = time.perf_counter() - began
     server_cpu = common.cpu_seconds(server.pid) - cpu_before
     db_cpu = common.database_cpu_since(server.url, db_before)
@@ -381,12 +411,139 @@ def same_order(server: common.Server, users: list[dict[str, Any]]) -> str | None
     return None
 
 
+# --- stage moves and subscriptions ----------------------------------------------------------
+
+
+def sql(url: str, statement: str, rows: list[tuple[Any, ...]] | None = None) -> list[Any]:
+    """Run one statement on `url` (`?` placeholders): its rows, or executed once per row of
+    `rows`."""
+    if not common.is_postgres(url):
+        conn = sqlite3.connect(url[len("sqlite:///") :])
+        try:
+            if rows is not None:
+                with conn:
+                    conn.executemany(statement, rows)
+                return []
+            return conn.execute(statement).fetchall()
+        finally:
+            conn.close()
+    parts = statement.split("?")
+    numbered = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], 1))
+
+    async def run() -> list[Any]:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            if rows is not None:
+                await conn.executemany(numbered, rows)
+                return []
+            return list(await conn.fetch(numbered))
+        finally:
+            await conn.close()
+
+    # a thread of its own, as common.database_cpu, whatever the caller's event loop
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
+
+
+def ensure_subscriptions(url: str, count: int) -> int:
+    """At least `count` active webhook subscriptions to every event in every workspace of
+    `url`, so that every create and move records a delivery for each (to the discard port;
+    no worker runs during this benchmark). Returns how many were added."""
+    have = sql(
+        url,
+        "SELECT w.id, COUNT(s.id) FROM workspaces w LEFT JOIN webhook_subscriptions s "
+        "ON s.workspace = w.id AND s.is_active GROUP BY w.id",
+    )
+    new = [
+        (ws, f"{SUBSCRIBER}/{ws}/{n}", "*", "whsec_" + "b" * 32)
+        for ws, found in have
+        for n in range(found, count)
+    ]
+    if new:
+        sql(
+            url,
+            "INSERT INTO webhook_subscriptions (workspace, url, events, secret) "
+            "VALUES (?, ?, ?, ?)",
+            new,
+        )
+    return len(new)
+
+
+def prepare_moves(
+    server: common.Server, users: list[dict[str, Any]], count: int
+) -> list[tuple[int, str]]:
+    """`count` new orders through `server` (plain lines, no SKU: no stock is reserved or
+    consumed), spread over the users and moved to in_production: (order id, its user's token)."""
+
+    def one(index: int) -> tuple[int, str]:
+        user = users[index % len(users)]
+        body = json.loads(create_body(user, random.Random(index)))
+        for line in body["lines"]:
+            line.pop("sku", None)
+        status, answer = common.http_request(
+            "POST", server.base + "/api/v1/orders", token=user["token"],
+            body=json.dumps(body).encode(),
+        )  # fmt: skip
+        if status != 201:
+            raise RuntimeError(f"{server.name} POST /api/v1/orders answered {status}: {answer!r}")
+        order_id = int(json.loads(answer)["id"])
+        for stage in ("print_queue", MOVE_STAGES[0]):
+            path = f"/api/v1/orders/{order_id}/advance"
+            status, answer = common.http_request(
+                "POST", server.base + path, token=user["token"],
+                body=json.dumps({"to_stage": stage}).encode(),
+            )  # fmt: skip
+            if status != 200:
+                raise RuntimeError(f"{server.name} POST {path} answered {status}: {answer!r}")
+        return order_id, user["token"]
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        return list(pool.map(one, range(count)))
+
+
+def move_specs(url: str, orders: list[tuple[int, str]], seed: int) -> tuple[list[list[Any]], int]:
+    """Each order's move to the other of MOVE_STAGES, then, half the list later, its move back,
+    from the stages the orders are in now: every request is a valid move when the list is sent
+    in order from its first request (cycling brings each order back and forth again). Returns
+    the list and how many orders are in neither stage (left out)."""
+    ids = ",".join(str(order_id) for order_id, _ in orders)
+    stages = dict(sql(url, f"SELECT id, stage FROM orders WHERE id IN ({ids})"))  # noqa: S608 - ints
+    shuffled = list(orders)
+    random.Random(seed).shuffle(shuffled)
+    forth: list[list[Any]] = []
+    back: list[list[Any]] = []
+    for order_id, token in shuffled:
+        stage = stages.get(order_id)
+        if stage not in MOVE_STAGES:
+            continue
+        other = MOVE_STAGES[1 - MOVE_STAGES.index(stage)]
+        path = f"/api/v1/orders/{order_id}/advance"
+        forth.append(["POST", path, token, json.dumps({"to_stage": other})])
+        back.append(["POST", path, token, json.dumps({"to_stage": stage})])
+    return forth + back, len(orders) - len(forth)
+
+
 def sanity(server: common.Server, specs: list[list[Any]]) -> None:
     method, path, token, _ = specs[0]
     if method == "GET":
         status, answer = common.http_get(server.base + path, token=token)
         if status != 200:
             raise RuntimeError(f"{server.name} GET {path} answered {status}: {answer[:300]!r}")
+
+
+def baseline_users(args: argparse.Namespace, url: str) -> list[dict[str, Any]]:
+    """The benchmark users of the baseline's own database, from the tokens its checkout's
+    seed wrote (or this checkout's, when this one seeded it)."""
+    own = common.tokens_path(url)
+    path = args.baseline / "benchmarks" / own.name
+    if not path.exists():
+        path = own
+    if not path.exists():
+        sys.exit(f"{path} is missing: seed {common.label(url)} from {args.baseline} first")
+    users: list[dict[str, Any]] = json.loads(path.read_text())["users"]
+    return users
 
 
 def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -396,9 +553,25 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
         client = "wrk" if shutil.which("wrk") else "python"
     endpoints = [e for e in READ_ENDPOINTS if e in args.endpoints]
     creates = [e for e in CREATES if e in args.endpoints]
-    specs = {e: request_specs(users, e) for e in [*endpoints, *creates]}
-    if "items" in args.endpoints:
-        specs.update({e: request_specs(users, e) for e in ITEM_RUNS})
+    moves = [e for e in MOVES if e in args.endpoints]
+    base_url = args.baseline_database or url
+    users_at = {url: users}  # each database's benchmark users
+    if args.baseline and base_url != url:
+        users_at[base_url] = baseline_users(args, base_url)
+    specs_at: dict[str, dict[str, list[list[Any]]]] = {}
+    for db_url, db_users in users_at.items():
+        specs_at[db_url] = {e: request_specs(db_users, e) for e in [*endpoints, *creates]}
+        if "items" in args.endpoints:
+            specs_at[db_url].update({e: request_specs(db_users, e) for e in ITEM_RUNS})
+    move_orders: dict[str, list[tuple[int, str]]] = {}  # per app: its orders moved back and forth
+    if args.subscriptions:
+        for db_url in users_at:
+            added = ensure_subscriptions(db_url, args.subscriptions)
+            print(
+                f"{common.label(db_url)}: {added} webhook subscriptions added "
+                f"(at least {args.subscriptions} per workspace)",
+                flush=True,
+            )
     results: dict[str, dict[str, list[Run]]] = defaultdict(lambda: defaultdict(list))
     peak_rss: dict[str, int] = defaultdict(int)
     notes: list[str] = []
@@ -416,15 +589,16 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="pressline_http_") as tmp_name:
         tmp = Path(tmp_name)
         for round_no in range(args.rounds):
-            apps = [("pressline", common.PRESSLINE_APP, common.ROOT)]
-            if endpoints or creates:  # the item runs need no floor
-                apps.append(("floor", common.FLOOR_APP, common.ROOT))
+            apps = [("pressline", common.PRESSLINE_APP, common.ROOT, url)]
+            if endpoints or creates:  # the item and move runs need no floor
+                apps.append(("floor", common.FLOOR_APP, common.ROOT, url))
             if args.baseline:  # the same app from another checkout, in the same rounds
-                apps.insert(1, ("baseline", common.PRESSLINE_APP, args.baseline))
+                apps.insert(1, ("baseline", common.PRESSLINE_APP, args.baseline, base_url))
             if round_no % 2:
                 apps.reverse()
-            for name, app, root in apps:
-                with common.Server(name, app, url, root=root) as server:
+            for name, app, root, db_url in apps:
+                specs, users = specs_at[db_url], users_at[db_url]
+                with common.Server(name, app, db_url, root=root) as server:
                     for endpoint in endpoints:
                         sanity(server, specs[endpoint])
                         run = measure(
@@ -461,6 +635,36 @@ def benchmark(url: str, args: argparse.Namespace) -> dict[str, Any]:
                                 f" (db {run.db_cpu_ms_per_req:4.2f})" + failed,
                                 flush=True,
                             )
+                    for endpoint in moves if name != "floor" else ():
+                        if name not in move_orders:
+                            count = args.move_orders or max(MIN_MOVE_ORDERS, len(users))
+                            began = time.perf_counter()
+                            move_orders[name] = prepare_moves(server, users, count)
+                            print(
+                                f"  {name}: {count} orders created and moved to "
+                                f"{MOVE_STAGES[0]} in {time.perf_counter() - began:.1f} s",
+                                flush=True,
+                            )
+                        orders = move_orders[name]
+                        move_list, left_out = move_specs(db_url, orders, seed=round_no)
+                        if left_out:
+                            notes.append(
+                                f"{name} round {round_no + 1}: {left_out} of {len(orders)} "
+                                f"orders in neither of {MOVE_STAGES} (not moved)"
+                            )
+                        run = measure(
+                            server, client, move_list, connections=16,
+                            seconds=args.seconds, warmup=0, tmp=tmp, in_order=True,
+                        )  # fmt: skip
+                        results[endpoint][name].append(run)
+                        print(
+                            f"  round {round_no + 1} {name:9} {endpoint:15} {run.rps:8.0f} "
+                            f"moves/s  p50 {run.p50_ms:6.1f} ms  p99 {run.p99_ms:6.1f} ms"
+                            f"  cpu {run.server_cpu_ms_per_req:5.2f} ms/req"
+                            f" (db {run.db_cpu_ms_per_req:4.2f})"
+                            + (f"  NON-2XX {run.non_2xx}" if run.non_2xx else ""),
+                            flush=True,
+                        )
                     if "items" in args.endpoints and name != "floor":
                         if name not in items_ok:
                             skipped = same_order(server, users)
@@ -615,12 +819,58 @@ def items_rows(results: dict[str, Any], postgres: bool) -> list[tuple[str, ...]]
     return rows
 
 
+def moves_rows(results: dict[str, Any], postgres: bool) -> list[tuple[str, ...]]:
+    """Per app: the stage moves' rate, latency, CPU and errors (medians over rounds)."""
+    rows: list[tuple[str, ...]] = []
+    for endpoint in MOVES:
+        for app_name in ("baseline", "pressline"):
+            runs = [Run(**r) for r in results.get(endpoint, {}).get(app_name, [])]
+            if not runs:
+                continue
+
+            def cell(field: str, runs: list[Run] = runs) -> float:
+                return common.median([getattr(r, field) for r in runs])
+
+            rows.append(
+                (
+                    endpoint,
+                    app_name,
+                    f"{cell('rps'):,.0f}",
+                    ", ".join(f"{r.rps:,.0f}" for r in runs),
+                    f"{cell('p50_ms'):.1f} / {cell('p99_ms'):.1f}",
+                    f"{cell('server_cpu_ms_per_req'):.2f}",
+                    f"{cell('db_cpu_ms_per_req'):.2f}" if postgres else "-",
+                    str(sum(r.requests for r in runs)),
+                    str(sum(r.non_2xx + r.socket_errors for r in runs)),
+                )
+            )
+    return rows
+
+
+def against_baseline(results: dict[str, Any]) -> list[str]:
+    """Pressline's median rate as a ratio of the baseline's, per endpoint both ran."""
+    lines = []
+    for endpoint, by_app in results.items():
+        if by_app.get("pressline") and by_app.get("baseline"):
+            now = common.median([r["rps"] for r in by_app["pressline"]])
+            then = common.median([r["rps"] for r in by_app["baseline"]])
+            rounds = ", ".join(
+                f"{a['rps'] / b['rps']:.2f}"
+                for a, b in zip(by_app["pressline"], by_app["baseline"], strict=False)
+            )
+            lines.append(
+                f"{endpoint}: pressline {now:,.0f}/s against baseline {then:,.0f}/s = "
+                f"{now / then:.2f}x (per round {rounds})"
+            )
+    return lines
+
+
 def summarise(report: dict[str, Any]) -> str:
     results = report["results"]
     postgres = report["kind"] == "postgres"
     rows = []
     for endpoint, by_app in results.items():
-        if endpoint in ITEM_RUNS:
+        if endpoint in ITEM_RUNS or endpoint in MOVES:
             continue
         for app_name in ("baseline", "pressline"):
             if app_name in by_app:
@@ -662,6 +912,22 @@ def summarise(report: dict[str, Any]) -> str:
             "",
             common.table(item_headers, items),
         ]
+    moved = moves_rows(results, postgres)
+    if moved:
+        move_headers = [
+            "endpoint", "app", "moves/s", "per round", "p50/p99 ms", "CPU ms/req", "db CPU ms/req",
+            "requests", "non-2xx",
+        ]  # fmt: skip
+        lines += [
+            "",
+            f"POST /orders/{{id}}/advance, {' <-> '.join(MOVE_STAGES)} (16 clients, medians over "
+            "rounds):",
+            "",
+            common.table(move_headers, moved),
+        ]
+    compared = against_baseline(results)
+    if compared:
+        lines += ["", "against the baseline, same rounds:", *compared]
     soak = report.get("soak")
     if soak:
         lines.append(
@@ -682,10 +948,23 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--client", choices=("auto", "wrk", "python"), default="auto")
+    everything = ",".join([*READ_ENDPOINTS, *CREATES, "items", *MOVES])
     parser.add_argument(
-        "--endpoints",
-        default=",".join([*READ_ENDPOINTS, *CREATES, "items"]),
-        help="comma-separated subset of " + ",".join([*READ_ENDPOINTS, *CREATES, "items"]),
+        "--endpoints", default=everything, help="comma-separated subset of " + everything
+    )
+    parser.add_argument(
+        "--move-orders",
+        type=int,
+        default=0,
+        help=f"orders moved by `advance`, per server (default: one per benchmark user, at "
+        f"least {MIN_MOVE_ORDERS})",
+    )
+    parser.add_argument(
+        "--subscriptions",
+        type=int,
+        default=0,
+        help="first give every workspace at least N webhook subscriptions to every event "
+        "(nothing listens, no worker runs), so creates and moves record deliveries",
     )
     parser.add_argument("--soak", type=int, default=0, help="then N requests watching RSS")
     parser.add_argument("--soak-max-seconds", type=float, default=1200)
@@ -695,6 +974,11 @@ def parse_args() -> argparse.Namespace:
         type=Path,
         help="also serve Pressline from this checkout (e.g. `git archive` of an earlier "
         "commit) in every round, for before/after figures taken in the same run",
+    )
+    parser.add_argument(
+        "--baseline-database",
+        help="the baseline's own database (seeded and migrated by its checkout), when its "
+        "schema differs; default: the same database",
     )
     parser.add_argument("--smoke", action="store_true", help="tiny throwaway databases")
     args = parser.parse_args()

@@ -12,7 +12,7 @@ import datetime as dt
 import msgspec
 
 from api.errors import Forbidden, Refused, Unauthorized
-from models import clock, plans, statements, token_use, tokens
+from models import accounts, clock, plans, statements, token_use, tokens
 from models.queries.auth import PrincipalRow, token_principal
 
 
@@ -26,6 +26,9 @@ class Principal(msgspec.Struct, frozen=True):
     timezone: str
     currency: str
     token_id: int
+    workspace_name: str
+    tax_rate: str  # two decimals, as the API shows percentages
+    require_artwork_approval: bool
 
 
 def bearer_token(header: str) -> str:
@@ -72,4 +75,7 @@ def admit(row: PrincipalRow, now: dt.datetime) -> Principal:
         timezone=row.timezone,
         currency=row.currency,
         token_id=row.token_id,
+        workspace_name=row.workspace_name,
+        tax_rate=accounts.tax_rate_text(row.tax_rate),
+        require_artwork_approval=bool(row.require_artwork_approval),
     )

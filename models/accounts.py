@@ -47,6 +47,17 @@ def _days(errors: FieldErrors, field: str, days: int) -> dt.timedelta:
 # --- workspaces ----------------------------------------------------------------------------
 
 
+# Whether the prices given for orders include tax. Not a workspace setting (yet): every
+# workspace's unit prices are tax-exclusive, and tax is added on the subtotal
+# (models/orders/lines.py).
+PRICES_INCLUDE_TAX = False
+
+
+def tax_rate_text(value: Decimal | float | str) -> str:
+    """A stored tax rate in the API's form for percentages: two decimals ("20.00")."""
+    return f"{Decimal(str(value)):.2f}"
+
+
 class WorkspaceInfo(msgspec.Struct, frozen=True):
     """A workspace's settings as operators see them (timestamps in the API's form)."""
 
@@ -71,7 +82,7 @@ def workspace_info(row: Workspace) -> WorkspaceInfo:
         effective_plan=plans.effective_plan(row.plan, row.trial_ends_at, clock.now()),
         trial_ends_at=clock.iso(row.trial_ends_at) if row.trial_ends_at else None,
         currency=row.currency,
-        tax_rate=f"{Decimal(row.tax_rate):.2f}",
+        tax_rate=tax_rate_text(row.tax_rate),
         timezone=row.timezone,
         open_order_limit=row.open_order_limit,
         require_artwork_approval=row.require_artwork_approval,

@@ -57,6 +57,7 @@ class InvoiceController(Controller):
             request.user.workspace_id,
             status=query.status,
             customer_slug=query.customer,
+            order_id=query.order,
             updated_since=query.updated_since,
             limit=PER_PAGE,
             offset=offset(query.page, PER_PAGE),

@@ -1,4 +1,4 @@
-"""`GET /me`: the token's user, a connectivity check."""
+"""`GET /me`: the token's user and workspace, a connectivity check."""
 
 from __future__ import annotations
 
@@ -15,6 +15,6 @@ class MeController(Controller):
     path = "/me"
     tags = ["Users"]
 
-    @get(summary="The authenticated user", responses=COMMON_RESPONSES)
+    @get(summary="The authenticated user and their workspace", responses=COMMON_RESPONSES)
     async def get_me(self, request: Request[Principal, int, Any]) -> User:
         return user_body(request.user)

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from api.params import PageNumber, UpdatedSince
+from models.filters import MAX_ID
 from models.invoices.payments import MAX_REFERENCE
 from models.invoices.queries import InvoiceRow, InvoiceRows, PaymentRow
 from models.invoices.status import InvoiceStatus, PaymentMethod
@@ -30,6 +31,18 @@ class InvoiceListQuery(Schema):
     customer: (
         Annotated[
             str, msgspec.Meta(description="Customer slug; an unknown slug gives an empty list")
+        ]
+        | None
+    ) = None
+    order: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=1,
+                le=MAX_ID,
+                description="Only the invoices of this order (its numeric id); an order of "
+                "another workspace, or none, gives an empty list",
+            ),
         ]
         | None
     ) = None

@@ -24,7 +24,7 @@ PaymentTerms = Literal["prepaid", "on_receipt", "net_7", "net_15", "net_30", "ne
 
 class CustomerListRow(msgspec.Struct, array_like=True, frozen=True):
     """A customer with its price list (CUSTOMER_COLUMNS; both price list columns NULL
-    without one)."""
+    without one) and its primary contact's email (NULL without one)."""
 
     id: int
     name: str
@@ -35,6 +35,7 @@ class CustomerListRow(msgspec.Struct, array_like=True, frozen=True):
     price_list: str | None
     discount_percent: Decimal | float | None  # NUMERIC on PostgreSQL, REAL-like on SQLite
     external_ref: str | None
+    primary_email: str | None
 
 
 class CustomerDetailRow(CustomerListRow, array_like=True, frozen=True):
@@ -77,9 +78,13 @@ class AddressRow(msgspec.Struct, array_like=True, frozen=True):
     is_default: bool | int  # SQLite gives 0/1
 
 
+# The primary contact is read in the same statement (a subquery on the contacts' (customer,
+# is_primary) index), so a list page costs the same whatever its size.
 CUSTOMER_COLUMNS = """
     c.id, c.name, c.slug, c.payment_terms, c.default_carrier, UTC_TEXT(c.updated_at),
-    p.name, p.discount_percent, c.external_ref
+    p.name, p.discount_percent, c.external_ref,
+    (SELECT pc.email FROM contacts pc WHERE pc.customer = c.id AND pc.is_primary
+     ORDER BY pc.id LIMIT 1)
 """
 CUSTOMER_FROM = "customers c LEFT JOIN price_lists p ON p.id = c.price_list"
 

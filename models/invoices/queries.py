@@ -79,7 +79,9 @@ PAYMENTS = Select(
 
 
 @functools.cache
-def list_statements(status: bool, customer: bool, updated: bool) -> tuple[Sql, Select[InvoiceRow]]:
+def list_statements(
+    status: bool, customer: bool, updated: bool, order: bool = False
+) -> tuple[Sql, Select[InvoiceRow]]:
     """COUNT and page for one combination of filters ($1 is always the workspace)."""
     where, n = ["i.workspace = $1"], 1
     if status:
@@ -94,6 +96,10 @@ def list_statements(status: bool, customer: bool, updated: bool) -> tuple[Sql, S
     if updated:
         n += 1
         where.append(f"i.updated_at >= ${n}")
+    if order:
+        # With the workspace condition, another workspace's order matches nothing.
+        n += 1
+        where.append(f'i."order" = ${n}')
     condition = " AND ".join(where)
     count = Sql(f"SELECT COUNT(*) FROM invoices i WHERE {condition}")  # noqa: S608 - constants
     page = Select(
@@ -114,16 +120,20 @@ async def list_invoices(
     updated_since: dt.datetime | None,
     limit: int,
     offset: int,
+    order_id: int | None = None,
 ) -> tuple[int, list[InvoiceRow]]:
-    """Total and one page of the workspace's invoices, newest first."""
+    """Total and one page of the workspace's invoices, newest first; `order_id` keeps the
+    invoices of that order (none when it is not one of the workspace's)."""
     if customer_slug is not None and cannot_match(customer_slug, MAX_SLUG):
         return 0, []
     count, page = list_statements(
-        status is not None, customer_slug is not None, updated_since is not None
+        status is not None,
+        customer_slug is not None,
+        updated_since is not None,
+        order_id is not None,
     )
-    args = [
-        value for value in (workspace_id, status, customer_slug, updated_since) if value is not None
-    ]
+    given = (workspace_id, status, customer_slug, updated_since, order_id)
+    args = [value for value in given if value is not None]
     async with statements.connection() as reader:
         return await statements.counted_page(reader, count, page, args, limit, offset)
 

@@ -87,6 +87,7 @@ class ProofRow(msgspec.Struct, array_like=True, frozen=True):
 
 
 class InvoiceRow(msgspec.Struct, array_like=True, frozen=True):
+    id: int
     number: str
     status: InvoiceStatus
     total_cents: int
@@ -151,7 +152,7 @@ PROOFS = Select(
 INVOICES = Select(
     InvoiceRow,
     """
-    SELECT number, status, total_cents, currency, UTC_TEXT(issued_at), UTC_TEXT(paid_at)
+    SELECT id, number, status, total_cents, currency, UTC_TEXT(issued_at), UTC_TEXT(paid_at)
     FROM invoices WHERE "order" = $1 ORDER BY id
     """,
 )

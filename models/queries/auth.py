@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import msgspec
 
 from models import statements
@@ -24,13 +26,17 @@ class PrincipalRow(msgspec.Struct, array_like=True, frozen=True):
     trial_ends_at: Stamp | None
     timezone: str
     currency: str
+    workspace_name: str
+    tax_rate: Decimal | float  # NUMERIC on PostgreSQL, REAL-like on SQLite
+    require_artwork_approval: bool | int  # SQLite gives 0/1
 
 
 PRINCIPAL = Select(
     PrincipalRow,
     """
     SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
-           w.id, w.plan, w.trial_ends_at, w.timezone, w.currency
+           w.id, w.plan, w.trial_ends_at, w.timezone, w.currency, w.name, w.tax_rate,
+           w.require_artwork_approval
     FROM api_tokens t
     LEFT JOIN users u ON u.id = t."user"
     LEFT JOIN workspaces w ON w.id = t.workspace

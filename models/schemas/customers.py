@@ -25,6 +25,14 @@ class CustomerRow(Schema):
     id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths")]
     name: str
     slug: Slug
+    external_ref: Annotated[
+        str | None,
+        msgspec.Meta(description="Extension: the caller's own id, unique per workspace, or null"),
+    ]
+    email: Annotated[
+        str | None,
+        msgspec.Meta(description="Extension: the primary contact's email, or null without one"),
+    ]
     price_list: Annotated[
         str | None, msgspec.Meta(description="Name of the customer's price list, or null")
     ]
@@ -134,6 +142,8 @@ def customer_row_bodies(
                 id=row.id,
                 name=row.name,
                 slug=row.slug,
+                external_ref=row.external_ref,
+                email=row.primary_email,
                 price_list=row.price_list,
                 discount=_two_places(row.discount_percent),
                 orders_count=orders_count,

@@ -145,6 +145,7 @@ class StageHistoryEntry(Schema):
 
 
 class Invoice(Schema):
+    id: Annotated[int, msgspec.Meta(description="Numeric id, used in paths (GET /invoices/{id})")]
     number: str
     status: InvoiceStatus
     total: int
@@ -302,6 +303,7 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
         ],
         invoices=[
             Invoice(
+                id=invoice.id,
                 number=invoice.number,
                 status=invoice.status,
                 total=invoice.total_cents,

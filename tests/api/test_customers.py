@@ -22,7 +22,11 @@ async def _list(client, auth, **params):
 async def test_list_row_has_every_field_with_exact_values(client):
     ws, _, auth = await factories.account()
     trade = await factories.price_list(ws, "Trade", "12.50")
-    c = await factories.customer(ws, "Acme Tees", slug="acme-tees", price_list=trade.id)
+    c = await factories.customer(
+        ws, "Acme Tees", slug="acme-tees", price_list=trade.id, external_ref="shop-42"
+    )
+    await factories.contact(c, email="other@acme.example")
+    await factories.contact(c, email="jo@acme.example", is_primary=True)
     await Customer.update({Customer.updated_at: T0}).where(Customer.id == c.id)
     for stage in ("artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"):
         await factories.order(ws, c, stage=stage)
@@ -34,6 +38,8 @@ async def test_list_row_has_every_field_with_exact_values(client):
             "id": c.id,
             "name": "Acme Tees",
             "slug": "acme-tees",
+            "external_ref": "shop-42",
+            "email": "jo@acme.example",
             "price_list": "Trade",
             "discount": "12.50",
             "orders_count": 6,
@@ -56,6 +62,26 @@ async def test_discount_is_a_two_decimal_string_equal_to_the_detail(client, stor
 
     assert row["discount"] == shown
     assert detail["price_list"] == {"name": "List", "discount_percent": shown}
+
+
+async def test_list_row_email_is_the_primary_contacts_and_null_without_one(client):
+    ws, _, auth = await factories.account()
+    nobody = await factories.customer(ws, "A No Contacts")
+    no_primary = await factories.customer(ws, "B No Primary")
+    await factories.contact(no_primary, email="someone@b.example")
+    primary = await factories.customer(ws, "C Primary")
+    await factories.contact(primary, email="first@c.example")
+    await factories.contact(primary, email="boss@c.example", is_primary=True)
+    theirs = await factories.customer(await factories.workspace(), "D Elsewhere")
+    await factories.contact(theirs, email="theirs@d.example", is_primary=True)
+
+    rows = (await _list(client, auth))["data"]
+
+    assert [(row["id"], row["email"], row["external_ref"]) for row in rows] == [
+        (nobody.id, None, None),
+        (no_primary.id, None, None),
+        (primary.id, "boss@c.example", None),
+    ]
 
 
 async def test_without_a_price_list_discount_is_zero_and_price_list_null(client):

@@ -88,6 +88,27 @@ async def test_filters_by_status_customer_and_updated_since(client) -> None:
     assert ids(await _list(client, s, updated_since="2031-01-01T00:00:01Z")) == []
 
 
+async def test_filters_by_order(client) -> None:
+    s = await shop()
+    order = await factories.order(s.ws, s.customer, stage="dispatched")
+    first = await factories.invoice(order, status="void")
+    second = await factories.invoice(order)
+    (elsewhere,) = await _invoices(s, 1)
+    theirs = await shop()
+    (their_invoice,) = await _invoices(theirs, 1)
+
+    def ids(body) -> list[int]:
+        return [row["id"] for row in body["data"]]
+
+    assert ids(await _list(client, s, order=str(order.id))) == [second.id, first.id]
+    assert ids(await _list(client, s, order=order.id, status="void")) == [first.id]
+    assert ids(await _list(client, s, order=elsewhere.order)) == [elsewhere.id]
+    body = await _list(client, s, order=their_invoice.order)  # another workspace's order
+    assert (body["data"], body["total"]) == ([], 0)
+    assert ids(await _list(client, s, order="2147483647")) == []  # no such order
+    assert ids(await _list(client, theirs, order=order.id)) == []
+
+
 @pytest.mark.parametrize(
     ("params", "field"),
     [
@@ -95,6 +116,12 @@ async def test_filters_by_status_customer_and_updated_since(client) -> None:
         ({"updated_since": "yesterday"}, "updated_since"),
         ({"page": "0"}, "page"),
         ({"page": "two"}, "page"),
+        ({"order": "abc"}, "order"),
+        ({"order": "1.5"}, "order"),
+        ({"order": "0"}, "order"),
+        ({"order": "-3"}, "order"),
+        ({"order": "2147483648"}, "order"),
+        ({"order": ""}, "order"),
     ],
 )
 async def test_bad_parameters_are_422_naming_them(client, params, field) -> None:
@@ -106,6 +133,21 @@ async def test_bad_parameters_are_422_naming_them(client, params, field) -> None
 
     assert answer.status_code == 422, answer.text
     assert list(answer.json()["errors"]) == [field]
+
+
+async def test_a_bad_order_filter_is_named_with_the_others_in_one_422(client) -> None:
+    s = await shop()
+
+    answer = await client.get(
+        "/api/v1/invoices",
+        params={"order": "abc", "status": "open", "page": "0"},
+        headers=await factories.caller(s.ws),
+    )
+
+    assert answer.status_code == 422, answer.text
+    errors = answer.json()["errors"]
+    assert set(errors) == {"order", "status", "page"}
+    assert errors["order"] == ["The order parameter must be an integer."]
 
 
 async def test_fifty_a_page_with_links_that_keep_the_filters(client) -> None:

@@ -31,7 +31,7 @@ from tests.api.test_events import every_event
 LIST_PARAMS = {
     "/api/v1/customers": {"search", "email", "external_ref", "updated_since", "page"},
     "/api/v1/orders": {"stage", "customer", "external_ref", "updated_since", "page"},
-    "/api/v1/invoices": {"status", "customer", "updated_since", "page"},
+    "/api/v1/invoices": {"status", "customer", "order", "updated_since", "page"},
     "/api/v1/inventory": {"search", "low", "updated_since", "page"},
     "/api/v1/events": {"type", "since", "order", "page"},
 }
@@ -201,6 +201,28 @@ async def test_error_responses_are_documented_on_every_api_operation(openapi):
                 assert ref == f"#/components/schemas/{body}", (method, path, status)
 
 
+async def test_me_invoice_ids_customer_rows_and_the_order_filter_are_documented(openapi):
+    schemas = openapi["components"]["schemas"]
+    invoices = {p["name"]: p for p in openapi["paths"]["/api/v1/invoices"]["get"]["parameters"]}
+
+    assert schemas["User"]["properties"]["workspace"] == {"$ref": "#/components/schemas/Workspace"}
+    assert set(schemas["Workspace"]["required"]) == {
+        "id",
+        "name",
+        "currency",
+        "tax_rate",
+        "time_zone",
+        "require_artwork_approval",
+        "prices_include_tax",
+    }
+    assert schemas["Workspace"]["properties"]["tax_rate"]["pattern"] == r"^-?\d+\.\d{2}$"
+    assert "id" in schemas["Invoice"]["required"]  # the order detail's invoices
+    assert {"external_ref", "email"} <= set(schemas["CustomerRow"]["required"])
+    order = invoices["order"]
+    assert (order["required"], order["schema"]["type"]) == (False, "integer")
+    assert (order["schema"]["minimum"], order["schema"]["maximum"]) == (1, 2**31 - 1)
+
+
 async def test_due_by_is_documented_with_the_workspace_offset(openapi):
     due_by = openapi["components"]["schemas"]["Order"]["properties"]["due_by"]
 
@@ -238,6 +260,7 @@ async def test_real_responses_validate_against_their_documented_schemas(client, 
         ("/api/v1/orders/{order_id}", f"/api/v1/orders/{ids['plain']}", {}),
         ("/api/v1/inventory", "/api/v1/inventory", {}),
         ("/api/v1/inventory", "/api/v1/inventory", {"low": "1"}),
+        ("/api/v1/invoices", "/api/v1/invoices", {"order": str(ids["order"])}),
     ]
     for template, url, params in requests:
         response = await client.get(url, params=params, headers=auth)

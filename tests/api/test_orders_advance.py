@@ -273,6 +273,13 @@ async def test_dispatch_sets_time_carrier_and_issues_the_invoice(client):
     assert body["invoices"][0]["paid_at"] is None
     invoice = await Invoice.objects().get(Invoice.order == order_id)
     assert (invoice.customer, invoice.workspace, invoice.number_seq) == (s.customer.id, s.ws.id, 1)
+    assert body["invoices"][0]["id"] == invoice.id
+    shown = await client.get(f"/api/v1/invoices/{invoice.id}", headers=s.auth)
+    assert shown.json()["number"] == body["invoices"][0]["number"]
+    listed = await client.get("/api/v1/invoices", params={"order": order_id}, headers=s.auth)
+    assert [row["id"] for row in listed.json()["data"]] == [invoice.id]
+    detail = await client.get(f"/api/v1/orders/{order_id}", headers=s.auth)
+    assert detail.json()["invoices"] == body["invoices"]
 
 
 async def test_dispatch_defaults_to_the_customers_carrier(client):

@@ -139,6 +139,7 @@ async def test_detail_adds_history_invoices_and_artwork(client):
         ],
         "invoices": [
             {
+                "id": paid.id,
                 "number": paid.number,
                 "status": "paid",
                 "total": 17400,
@@ -147,6 +148,7 @@ async def test_detail_adds_history_invoices_and_artwork(client):
                 "paid_at": paid.paid_at.astimezone(dt.UTC).isoformat(timespec="seconds"),
             },
             {
+                "id": void.id,
                 "number": void.number,
                 "status": "void",
                 "total": 100,

@@ -162,7 +162,7 @@ def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Re
         return _response(HTTP_422_UNPROCESSABLE_ENTITY, body)
     if isinstance(exc, NotFoundError):
         error = NotFound(exc.message)
-    elif isinstance(exc, KeyBusy):  # the seconds until the running request's lease ends
+    elif isinstance(exc, KeyBusy):  # 1 s: a running request is usually done by then
         error = Conflict(exc.message, headers={"Retry-After": str(exc.retry_after)})
     elif isinstance(exc, ConflictError):
         error = Conflict(exc.message)

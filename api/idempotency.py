@@ -5,7 +5,8 @@ response; it runs in one transaction together with storing that response under t
 Only a successful response is kept. A request that fails (4xx or 5xx) rolled its change back,
 so its claim on the key is dropped and a retry with the same key runs afresh — for example
 after the plan limit freed up or the artwork was approved. While another request holds the
-key's lease the answer is 409 with `Retry-After`: the seconds until that lease ends.
+key's lease the answer is 409 with `Retry-After: 1`: a running request is usually done within
+a second, and one whose process died keeps answering 409 until its lease ends.
 """
 
 from __future__ import annotations
@@ -37,8 +38,10 @@ IdempotencyKeyHeader = Annotated[
             "Extension: up to 255 characters. The first successful response is kept 24 h per "
             "user and key; a retry with the same key and body gets it again with "
             "`Idempotent-Replayed: true`. The same key with a different body answers 422; "
-            "while the first request is still running, 409 with `Retry-After`. A failed "
-            "request keeps nothing; one whose process died is taken over after 60 s."
+            "while the first request is still running, 409 with `Retry-After: 1` (retry "
+            "every second; a request usually finishes within one). A failed request keeps "
+            "nothing; one whose process died is taken over when its 60 s lease ends, and "
+            "until then retries keep answering 409."
         ),
     ),
 ]
@@ -134,9 +137,11 @@ def document_retry_after(schema: OpenAPI) -> None:
             response.headers = {
                 **(response.headers or {}),
                 "Retry-After": OpenAPIHeader(
-                    schema=Schema(type=OpenAPIType.INTEGER),
+                    schema=Schema(type=OpenAPIType.INTEGER, enum=[1]),
                     required=True,
-                    description="Whole seconds (at least 1) until the running request's hold "
-                    "on the Idempotency-Key ends",
+                    description="Always 1: retry in a second. The running request holding "
+                    "the Idempotency-Key is usually done by then; one whose process died keeps "
+                    "the key until its lease ends (60 s by default), and retries answer 409 "
+                    "until then",
                 ),
             }

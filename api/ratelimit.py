@@ -71,7 +71,7 @@ WINDOW_SECONDS = 60
 READ, WRITE = "read", "write"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 LIMIT_HEADER, REMAINING_HEADER = "X-RateLimit-Limit", "X-RateLimit-Remaining"
-_RAW_LIMIT, _RAW_REMAINING = LIMIT_HEADER.lower().encode(), REMAINING_HEADER.lower().encode()
+RESET_HEADER, BUCKET_HEADER = "X-RateLimit-Reset", "X-RateLimit-Bucket"
 DEFAULT_REDIS_TIMEOUT = 0.1  # seconds; RATE_LIMIT_REDIS_TIMEOUT (models/settings.py)
 
 FALLBACKS = Counter(
@@ -86,24 +86,32 @@ class Decision(NamedTuple):
     limit: int
     remaining: int
     retry_after: int  # whole seconds until a request would pass; 0 when allowed
+    reset: int  # whole seconds until the oldest counted request leaves the window (at least 1)
+    bucket: str = ""  # READ or WRITE, set by `RateLimiter.hit` (a window knows only keys)
 
     def headers(self) -> dict[str, str]:
-        values = {LIMIT_HEADER: str(self.limit), REMAINING_HEADER: str(self.remaining)}
+        """The response's rate-limit headers, the same on a success and on a 429 (which adds
+        `Retry-After`), whichever window counted the request."""
+        values = {
+            LIMIT_HEADER: str(self.limit),
+            REMAINING_HEADER: str(self.remaining),
+            RESET_HEADER: str(self.reset),
+            BUCKET_HEADER: self.bucket,
+        }
         if not self.allowed:
             values["Retry-After"] = str(self.retry_after)
         return values
 
     def raw_headers(self) -> list[tuple[bytes, bytes]]:
         """`headers()` as ASGI header pairs, for an allowed request's response."""
-        return [
-            (_RAW_LIMIT, str(self.limit).encode()),
-            (_RAW_REMAINING, str(self.remaining).encode()),
-        ]
+        return [(name.lower().encode(), value.encode()) for name, value in self.headers().items()]
 
 
 def _decision(allowed: bool, limit: int, remaining: int, wait_seconds: float) -> Decision:
-    retry_after = 0 if allowed else max(1, math.ceil(wait_seconds))
-    return Decision(allowed, limit, max(0, remaining), retry_after)
+    """`wait_seconds`: until the oldest request counted in the window leaves it (when refused,
+    until a request would pass)."""
+    reset = max(1, math.ceil(wait_seconds))
+    return Decision(allowed, limit, max(0, remaining), 0 if allowed else reset, reset)
 
 
 class TooManyRequests(ApiError):
@@ -154,7 +162,7 @@ class MemoryWindow:
         times = self._current(key, now)
         if len(times) < limit:
             _insert(times, now)
-            return _decision(True, limit, limit - len(times), 0)
+            return _decision(True, limit, limit - len(times), times[0] + WINDOW_SECONDS - now)
         return _decision(False, limit, 0, times[0] + WINDOW_SECONDS - now)
 
     def record(self, key: str, at: float) -> None:
@@ -201,7 +209,8 @@ def _insert(times: deque[float], at: float) -> None:
 # KEYS[1] = the sorted set; ARGV = limit, window (µs), a unique member, then (after a dead
 # connection only) an age in µs and a member per request this process allowed, which are
 # added first if missing. Scores are the Redis server's time in µs, so web processes on hosts
-# with drifting clocks agree on the window.
+# with drifting clocks agree on the window. Answers {allowed, remaining, µs until the oldest
+# counted request leaves the window}.
 _SLIDING_LOG = """
 local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local t = redis.call('TIME')
@@ -214,10 +223,13 @@ local count = redis.call('ZCARD', key)
 if count < limit then
   redis.call('ZADD', key, now, ARGV[3])
   redis.call('PEXPIRE', key, math.ceil(window / 1000))
-  return {1, limit - count - 1, 0}
 end
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-return {0, 0, tonumber(oldest[2]) + window - now}
+local wait = tonumber(oldest[2]) + window - now
+if count < limit then
+  return {1, limit - count - 1, wait}
+end
+return {0, 0, wait}
 """
 
 
@@ -486,7 +498,8 @@ class RateLimiter:
 
     async def hit(self, method: str, user_id: int) -> Decision:
         bucket = WRITE if method.upper() in WRITE_METHODS else READ
-        return await self.window.hit(f"{self.prefix}:{bucket}:{user_id}", self.limits[bucket])
+        decision = await self.window.hit(f"{self.prefix}:{bucket}:{user_id}", self.limits[bucket])
+        return decision._replace(bucket=bucket)
 
     async def close(self) -> None:
         await self.window.close()
@@ -499,15 +512,17 @@ def document_headers(schema: OpenAPI, prefix: str) -> None:
     429 only, because a 404 may come from routing (an id that is not a number) and a 422 from
     the plan check, both before the limiter runs. `Retry-After` is required on 429."""
 
-    def header(description: str, required: bool) -> OpenAPIHeader:
+    def header(description: str, required: bool, schema: Schema | None = None) -> OpenAPIHeader:
         return OpenAPIHeader(
-            schema=Schema(type=OpenAPIType.INTEGER), required=required, description=description
+            schema=schema or Schema(type=OpenAPIType.INTEGER),
+            required=required,
+            description=description,
         )
 
     for path, path_item in (schema.paths or {}).items():
         if not path.startswith(prefix):
             continue
-        for operation in (path_item.get, path_item.post):
+        for operation in (path_item.get, path_item.post, path_item.patch):
             for status, response in ((operation.responses or {}) if operation else {}).items():
                 if not isinstance(response, OpenAPIResponse) or status in {"401", "403"}:
                     continue
@@ -515,6 +530,17 @@ def document_headers(schema: OpenAPI, prefix: str) -> None:
                 headers = dict(response.headers or {})
                 headers[LIMIT_HEADER] = header("Requests allowed per rolling minute", required)
                 headers[REMAINING_HEADER] = header("Requests left in the window", required)
+                headers[RESET_HEADER] = header(
+                    "Whole seconds (at least 1) until the oldest request counted in the window "
+                    "leaves it and the budget frees by one; on a 429 the same as `Retry-After`",
+                    required,
+                )
+                headers[BUCKET_HEADER] = header(
+                    "The budget this request counted against: `read` (GET) or `write` (POST, "
+                    "PATCH)",
+                    required,
+                    Schema(type=OpenAPIType.STRING, enum=[READ, WRITE]),
+                )
                 if status == "429":
                     headers["Retry-After"] = header(
                         "Whole seconds until a request would pass", True

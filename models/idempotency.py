@@ -9,15 +9,16 @@ deletes its row: nothing was created, and the key can be retried.
 A claim is a lease (DECISIONS 17): it lasts IDEMPOTENCY_LEASE seconds (60 by default) from
 the moment it was taken. A process that dies while it holds one cannot delete its row, and
 its transaction rolled back with it; once the lease has ended, another request with the key
-takes the row over and runs afresh. Until then a retry gets 409 with the seconds left. Should
-the first request still be running when its lease is taken over, its `complete` finds the row
-no longer its own and rolls its change back, so one key never makes two changes.
+takes the row over and runs afresh. Until then a retry gets 409 with `Retry-After: 1` (a
+running request has usually finished by then; a dead one's key keeps answering 409 until
+its lease ends). Should the first request still be running when its lease is taken over, its
+`complete` finds the row no longer its own and rolls its change back, so one key never makes
+two changes.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,15 +29,16 @@ from models.tables import IdempotencyKey
 
 TTL = dt.timedelta(hours=24)
 KEY_FIELD = "Idempotency-Key"
+BUSY_MESSAGE = "A request with this Idempotency-Key is still being processed; retry in 1 second."
 
 
 class KeyBusy(ConflictError):
     """Another request holds the key's lease: retry in `retry_after` seconds (→ 409 with
-    Retry-After)."""
+    Retry-After). Always 1, not the seconds until the lease ends: the lease only bounds how
+    long a dead process holds the key, and a running request is usually done within a second,
+    so a client told to wait for the lease would wait up to a minute for nothing."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+    retry_after = 1
 
 
 def lease() -> dt.timedelta:
@@ -148,18 +150,13 @@ async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResp
                 return claimed
             continue
         if existing["status"] == "running":
-            seconds = max(1, math.ceil((lease_ends - now).total_seconds()))
-            raise KeyBusy(
-                "A request with this Idempotency-Key is still being processed; retry in "
-                f"{seconds} second{'s' if seconds != 1 else ''}.",
-                seconds,
-            )
+            raise KeyBusy(BUSY_MESSAGE)
         return StoredResponse(
             status=existing["response_status"],
             body=existing["response_body"],
             location=existing["response_location"],
         )
-    raise KeyBusy("This Idempotency-Key is busy; retry in 1 second.", 1)
+    raise KeyBusy("This Idempotency-Key is busy; retry in 1 second.")
 
 
 _COMPLETE = statements.Sql(
@@ -184,8 +181,7 @@ async def complete(claim: Claim, *, status: int, body: str, location: str | None
     if updated is None:
         raise KeyBusy(
             "This request ran past its Idempotency-Key's lease and another request took the key "
-            "over; retry in 1 second for that request's result.",
-            1,
+            "over; retry in 1 second for that request's result."
         )
 
 

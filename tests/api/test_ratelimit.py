@@ -20,6 +20,7 @@ from tests import factories
 
 ME = "/api/v1/me"
 LIMIT, REMAINING = "X-RateLimit-Limit", "X-RateLimit-Remaining"
+RESET, BUCKET = "X-RateLimit-Reset", "X-RateLimit-Bucket"
 
 
 async def burst(client: httpx.AsyncClient, n: int, headers: dict[str, str]) -> list[httpx.Response]:
@@ -139,6 +140,70 @@ async def small_limits_client(
         yield c
 
 
+def assert_limit_headers(
+    response: httpx.Response, *, limit: int, remaining: int, bucket: str
+) -> None:
+    """The four rate-limit headers every counted answer carries, a 429's `Retry-After` too."""
+    assert response.headers[LIMIT] == str(limit)
+    assert response.headers[REMAINING] == str(remaining)
+    assert response.headers[BUCKET] == bucket
+    assert response.headers[RESET].isdigit()
+    assert 1 <= int(response.headers[RESET]) <= 60
+    if response.status_code == 429:
+        assert response.headers["Retry-After"] == response.headers[RESET]
+    else:
+        assert "Retry-After" not in response.headers
+
+
+async def test_read_and_write_answers_carry_the_four_headers(small_limits_client):
+    _, _, auth = await factories.account()
+    reads = await burst(small_limits_client, 4, auth)
+    assert [r.status_code for r in reads] == [200, 200, 200, 429]
+    for response, remaining in zip(reads, [2, 1, 0, 0], strict=True):
+        assert_limit_headers(response, limit=3, remaining=remaining, bucket="read")
+    # The window began with the first read: the budget frees a minute after it, no later.
+    assert int(reads[0].headers[RESET]) == 60
+    assert int(reads[-1].headers[RESET]) <= int(reads[0].headers[RESET])
+    assert reads[-1].json()["message"].endswith(f"retry in {reads[-1].headers[RESET]} s")
+    # Writes (an invalid create is still a counted POST) have their own bucket and headers.
+    writes = [
+        await small_limits_client.post("/api/v1/orders", json={}, headers=auth) for _ in range(3)
+    ]
+    assert [r.status_code for r in writes] == [422, 422, 429]
+    for response, remaining in zip(writes, [1, 0, 0], strict=True):
+        assert_limit_headers(response, limit=2, remaining=remaining, bucket="write")
+
+
+async def test_a_success_carries_the_headers_through_the_real_app(client):
+    _, _, auth = await factories.account()
+    first, second = await burst(client, 2, auth)
+    assert_limit_headers(first, limit=60, remaining=59, bucket="read")
+    assert_limit_headers(second, limit=60, remaining=58, bucket="read")
+    created = await client.post("/api/v1/orders", json={}, headers=auth)
+    assert_limit_headers(created, limit=20, remaining=19, bucket="write")
+
+
+async def test_the_openapi_schema_documents_the_four_headers(client):
+    schema = (await client.get("/schema/openapi.json")).json()
+    operations = [
+        (path, method, operation)
+        for path, item in schema["paths"].items()
+        if path.startswith("/api/v1/")
+        for method, operation in item.items()
+        if method in {"get", "post", "patch"}
+    ]
+    assert {method for _, method, _ in operations} == {"get", "post", "patch"}
+    for path, method, operation in operations:
+        for status, response in operation["responses"].items():
+            if not (status.startswith("2") or status == "429"):
+                continue
+            headers = response["headers"]
+            for name in (LIMIT, REMAINING, RESET, BUCKET):
+                assert headers[name]["required"] is True, (method, path, status, name)
+            assert headers[RESET]["schema"]["type"] == "integer"
+            assert headers[BUCKET]["schema"]["enum"] == ["read", "write"]
+
+
 async def test_limits_come_from_the_environment(small_limits_client):
     _, _, auth = await factories.account()
     reads = await burst(small_limits_client, 4, auth)
@@ -192,6 +257,40 @@ async def test_retry_after_counts_down_to_the_oldest_request_leaving():
     # Refusals were not counted: the next slot frees when the 1010 request leaves.
     clock_.now = 1069.0
     assert (await window.hit("k", 3)).retry_after == 1
+
+
+async def test_reset_counts_down_to_the_oldest_counted_request_leaving():
+    clock_ = FakeClock()
+    window = ratelimit.MemoryWindow(clock_)
+    first = await window.hit("k", 3)
+    assert (first.reset, first.retry_after) == (60, 0)  # only itself in the window
+    clock_.now = 1010.0
+    assert (await window.hit("k", 3)).reset == 50  # the 1000 request leaves at 1060
+    clock_.now = 1020.5
+    third = await window.hit("k", 3)
+    assert (third.allowed, third.remaining, third.reset) == (True, 0, 40)  # ceil(39.5)
+    clock_.now = 1030.0
+    refused = await window.hit("k", 3)
+    assert (refused.allowed, refused.remaining) == (False, 0)
+    assert refused.reset == refused.retry_after == 30
+
+
+async def test_the_limiter_names_the_bucket_in_the_headers():
+    limiter = ratelimit.RateLimiter(ratelimit.MemoryWindow(), read=2, write=1, prefix="t")
+    read = await limiter.hit("GET", 7)
+    write = await limiter.hit("PATCH", 7)
+    refused = await limiter.hit("POST", 7)
+    assert read.headers() == {LIMIT: "2", REMAINING: "1", RESET: "60", BUCKET: "read"}
+    assert write.headers() == {LIMIT: "1", REMAINING: "0", RESET: "60", BUCKET: "write"}
+    assert refused.headers() == {
+        LIMIT: "1",
+        REMAINING: "0",
+        RESET: refused.headers()["Retry-After"],
+        BUCKET: "write",
+        "Retry-After": str(refused.retry_after),
+    }
+    raw = dict(read.raw_headers())
+    assert raw[b"x-ratelimit-bucket"] == b"read" and raw[b"x-ratelimit-reset"] == b"60"
 
 
 async def test_idle_keys_are_swept():

@@ -23,9 +23,11 @@ from pathlib import Path
 import httpx
 import pytest
 import redis.asyncio as aioredis
+from litestar import Litestar
 from redis.exceptions import RedisError
 
 from api import ratelimit
+from api.app import create_app
 from models import accounts
 from models.tables import ApiToken, User, Workspace
 from tests import factories
@@ -90,8 +92,57 @@ async def test_two_windows_sharing_redis_count_once(redis_prefix):
     assert Counter(d.allowed for d in decisions) == {True: 60, False: 10}
     assert sorted(d.remaining for d in decisions if d.allowed) == list(range(60))
     assert all(1 <= d.retry_after <= 60 for d in decisions if not d.allowed)
+    # Reset: until the oldest counted request leaves, as counted in-process; 60 for the first.
+    assert all(1 <= d.reset <= 60 for d in decisions)
+    assert all(d.reset == d.retry_after for d in decisions if not d.allowed)
+    assert max(d.reset for d in decisions if d.remaining == 59) == 60
     assert stored == 60  # refusals are not recorded
     assert 0 < ttl <= 60_000  # the set expires once the window is over
+
+
+@pytest.fixture
+async def redis_app_client(
+    app: Litestar, redis_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The real app counting in Redis (small limits, this run's prefix), on the test's database."""
+    monkeypatch.setenv("REDIS_URL", REDIS_URL)
+    monkeypatch.setenv("RATE_LIMIT_KEY_PREFIX", redis_prefix)
+    monkeypatch.setenv("RATE_LIMIT_READ", "3")
+    monkeypatch.setenv("RATE_LIMIT_WRITE", "2")
+    monkeypatch.setenv("RATE_LIMIT_REDIS_TIMEOUT", str(SHARING_TIMEOUT))
+    counted = create_app()
+    limiter: ratelimit.RateLimiter = counted.state.rate_limiter
+    assert isinstance(limiter.window, ratelimit.RedisWindow)
+    await limiter.start()
+    transport = httpx.ASGITransport(app=counted)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            yield c
+        assert limiter.window.shared  # every request was counted in Redis
+    finally:
+        await limiter.close()
+
+
+async def test_answers_counted_in_redis_carry_the_four_headers(redis_app_client):
+    _, _, auth = await factories.account()
+    reads = [await redis_app_client.get("/api/v1/me", headers=auth) for _ in range(4)]
+    writes = [
+        await redis_app_client.post("/api/v1/orders", json={}, headers=auth) for _ in range(3)
+    ]
+    assert [r.status_code for r in reads] == [200, 200, 200, 429]
+    assert [r.status_code for r in writes] == [422, 422, 429]
+    for answers, bucket, limit in ((reads, "read", 3), (writes, "write", 2)):
+        remaining = [int(r.headers["X-RateLimit-Remaining"]) for r in answers]
+        assert remaining == [*range(limit - 1, -1, -1), 0]
+        for response in answers:
+            assert response.headers["X-RateLimit-Limit"] == str(limit)
+            assert response.headers["X-RateLimit-Bucket"] == bucket
+            assert 1 <= int(response.headers["X-RateLimit-Reset"]) <= 60
+        assert answers[0].headers["X-RateLimit-Reset"] == "60"  # the first: a full minute
+        assert "Retry-After" not in answers[0].headers
+        refused = answers[-1]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        assert refused.headers["Retry-After"] == refused.headers["X-RateLimit-Reset"]
 
 
 def _free_port() -> int:
@@ -175,8 +226,12 @@ async def test_two_web_processes_share_one_users_limit(web_processes):
     assert all(counts[200] > 0 for counts in by_process)  # both processes served requests
     for response in responses:
         assert response.headers["X-RateLimit-Limit"] == "60"
+        assert response.headers["X-RateLimit-Bucket"] == "read"
+        assert 1 <= int(response.headers["X-RateLimit-Reset"]) <= 60
         if response.status_code == 429:
+            assert response.headers["X-RateLimit-Remaining"] == "0"
             assert 1 <= int(response.headers["Retry-After"]) <= 60
+            assert response.headers["Retry-After"] == response.headers["X-RateLimit-Reset"]
     assert fresh.status_code == 200
     assert fresh.headers["X-RateLimit-Remaining"] == "59"
 

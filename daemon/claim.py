@@ -72,24 +72,29 @@ STARTED = Sql("UPDATE webhook_subscriptions SET in_flight = in_flight + $2 WHERE
 
 # PostgreSQL, before each claim: the due marks recorded since the last one (a delivery queued,
 # retried, released or requeued appends one by trigger: migration 2026-11-29T07:00) lower their
-# subscriptions' `next_due_at`. Marks another worker is folding are skipped; the subscriptions
-# are locked in id order, as every statement of the worker locks them.
+# subscriptions' `next_due_at`. It waits for no one: marks another worker is folding and
+# subscriptions another statement holds are skipped (their marks stay for a later fold); the
+# subscriptions are locked in id order, as every statement of the worker locks them.
 FOLD_DUE = """
-WITH marks AS (
-    DELETE FROM webhook_due_marks WHERE id IN (
-        SELECT id FROM webhook_due_marks ORDER BY id LIMIT 10000 FOR UPDATE SKIP LOCKED
-    )
-    RETURNING subscription, due_at
-), due AS (
-    SELECT subscription, min(due_at) AS due_at FROM marks GROUP BY subscription
+WITH marks AS MATERIALIZED (
+    SELECT id, subscription, due_at FROM webhook_due_marks
+    ORDER BY id LIMIT 10000
+    FOR UPDATE SKIP LOCKED
 ), locked AS MATERIALIZED (
-    SELECT s.id, due.due_at FROM webhook_subscriptions s JOIN due ON due.subscription = s.id
+    SELECT s.id FROM webhook_subscriptions s
+    WHERE s.id IN (SELECT subscription FROM marks)
     ORDER BY s.id
-    FOR NO KEY UPDATE OF s
+    FOR NO KEY UPDATE OF s SKIP LOCKED
+), folded AS (
+    DELETE FROM webhook_due_marks m USING marks, locked
+    WHERE m.id = marks.id AND marks.subscription = locked.id
+    RETURNING marks.subscription, marks.due_at
+), due AS (
+    SELECT subscription, min(due_at) AS due_at FROM folded GROUP BY subscription
 )
-UPDATE webhook_subscriptions s SET next_due_at = locked.due_at
-FROM locked
-WHERE s.id = locked.id AND (s.next_due_at IS NULL OR s.next_due_at > locked.due_at)
+UPDATE webhook_subscriptions s SET next_due_at = due.due_at
+FROM due
+WHERE s.id = due.subscription AND (s.next_due_at IS NULL OR s.next_due_at > due.due_at)
 """
 
 # PostgreSQL: the whole claim in one statement (one round trip, atomic on its own): the same

@@ -142,3 +142,29 @@ async def test_two_event_transactions_in_both_orders_beside_a_busy_worker_never_
     for sub in subs:
         row = await support.load_subscription(sub)
         assert (row.in_flight, row.consecutive_failures, row.is_active) == (0, 0, True)
+
+
+async def test_a_claim_never_waits_for_a_subscription_another_statement_holds(
+    backend: str, make_store: Any, fake_clock: FakeClock
+):
+    ws = await support.workspace()
+    held = await support.subscription(ws, "http://127.0.0.1:9/held")
+    free = await support.subscription(ws, "http://127.0.0.1:9/free")
+    await support.queued(ws, held, 1)
+    await support.queued(ws, free, 1)
+    store = make_store()
+    other = await asyncpg.connect(**db.engine().config)  # type: ignore[attr-defined]
+    try:
+        async with other.transaction():
+            await other.execute(
+                "SELECT id FROM webhook_subscriptions WHERE id = $1 FOR NO KEY UPDATE", held.id
+            )
+            async with asyncio.timeout(5):  # its due marks wait; the other's are folded
+                taken = await store.claim(
+                    worker="w", limits=support.limits(), now=fake_clock(), lease=30
+                )
+            assert [c.subscription_id for c in taken] == [free.id]
+    finally:
+        await other.close()
+    [late] = await store.claim(worker="w", limits=support.limits(), now=fake_clock(), lease=30)
+    assert late.subscription_id == held.id

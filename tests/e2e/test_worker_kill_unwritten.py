@@ -42,7 +42,10 @@ async def test_a_kill_with_answered_unwritten_results_costs_a_resend_not_the_sub
         if n == 1:
             await holding.start()
             await blocker.execute(
-                "SELECT id FROM webhook_subscriptions WHERE id = $1 FOR UPDATE", sub.id
+                # NO KEY UPDATE: the worker's result write waits for it, a delivery's insert
+                # (its foreign key check) does not.
+                "SELECT id FROM webhook_subscriptions WHERE id = $1 FOR NO KEY UPDATE",
+                sub.id,
             )
             locked.set()
         await locked.wait()
@@ -57,9 +60,10 @@ async def test_a_kill_with_answered_unwritten_results_costs_a_resend_not_the_sub
         "WEBHOOK_MAX_IN_FLIGHT_PER_SUBSCRIPTION": str(CAP),
     }
     try:
+        # Queued before the worker starts, so its first claim takes the cap's four at once.
+        deliveries = await support.queued(ws, sub, 10)
         first = await spawn(**env)
         await first.started()
-        deliveries = await support.queued(ws, sub, 10)
         async with asyncio.timeout(15):
             await locked.wait()
         await asyncio.sleep(1)  # answered; the results wait on the lock

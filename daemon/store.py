@@ -210,29 +210,24 @@ class PostgresStore:
             moved, deactivated = await self._write(planned, entries, worker, config, now)
         except _ROW_ERRORS:
             if len(entries) == 1:
-                raise
+                # This row's data cannot be stored: reported as a lease lost (None), so the
+                # recorder does not write it again forever; its lease runs out and the attempt
+                # is recorded as cut off.
+                log.exception(
+                    "the attempt could not be recorded",
+                    extra=logs.fields(delivery_id=entries[0][0].id),
+                )
+                return [None]
             log.exception(
                 "writing results failed; writing them one by one",
                 extra=logs.fields(count=len(entries)),
             )
-            return await self._one_by_one(entries, worker=worker, config=config, now=now)
+            statuses: list[str | None] = []
+            for entry in entries:
+                statuses += await self.record([entry], worker=worker, config=config, now=now)
+            return statuses
         _log_deactivated(deactivated, config.deactivate_after)
         return [p.status if p.item.id in moved else None for p in planned]
-
-    async def _one_by_one(
-        self, entries: list[records.Entry], *, worker: str, config: DaemonConfig, now: dt.datetime
-    ) -> list[str | None]:
-        statuses: list[str | None] = []
-        for entry in entries:
-            try:
-                [status] = await self.record([entry], worker=worker, config=config, now=now)
-            except _ROW_ERRORS:
-                log.exception(
-                    "the attempt could not be recorded", extra=logs.fields(delivery_id=entry[0].id)
-                )
-                status = None
-            statuses.append(status)
-        return statuses
 
     async def _write(
         self,

@@ -11,9 +11,11 @@ import sqlite3
 from typing import Any
 
 import asyncpg
+import pytest
 
 from daemon import record
 from daemon.claim import Claimed
+from daemon.deliver import Outcome
 from daemon.dispatch import Dispatcher, open_session
 from daemon.store import SqliteStore, Store, open_store
 from models import db
@@ -236,3 +238,23 @@ async def test_attempts_cut_off_by_a_crash_never_deactivate_a_subscription(
         WebhookDelivery.id.is_in([item.id for item in taken])
     )
     assert [a["attempts"] for a in attempts] == [1, 1]  # they still count against the delivery
+
+
+@pytest.mark.postgres_only(reason="SQLite stores any integer: nothing to refuse")
+async def test_a_result_whose_data_cannot_be_stored_is_given_up_not_written_forever(
+    backend: str, make_store: Any, fake_clock: FakeClock
+):
+    """A row the database refuses (here a duration past its integer column, on PostgreSQL)
+    comes back as a lease lost, alone or in a batch, so the recorder moves on; the others of
+    its batch are written."""
+    ws = await support.workspace()
+    sub = await support.subscription(ws, "http://127.0.0.1:9/hook")
+    await support.queued(ws, sub, 3)
+    store = make_store()
+    now = fake_clock()
+    good, bad, alone = await store.claim(worker="w", limits=support.limits(), now=now, lease=30)
+    ok = Outcome(started_at=now, status_code=200, duration_ms=3)
+    huge = Outcome(started_at=now, status_code=200, duration_ms=2**40)
+    statuses = await store.record([(good, ok), (bad, huge)], worker="w", config=config(), now=now)
+    assert statuses == ["succeeded", None]
+    assert await store.record([(alone, huge)], worker="w", config=config(), now=now) == [None]

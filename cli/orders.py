@@ -188,7 +188,7 @@ async def advance(
 @click.option("--order", "ref", required=True, metavar="ORDER", help=ORDER_HELP)
 @click.option("--workspace", type=int, help=WORKSPACE_HELP)
 async def cancel(ref: str, workspace: int | None) -> Result:
-    """Cancel an open order, releasing its unconsumed stock (no webhook event)."""
+    """Cancel an open order, releasing its unconsumed stock (webhook event `order.cancelled`)."""
     done = await operators.cancel_order(ref, workspace)
     return Result(
         f"order {done.order_number} cancelled; unconsumed stock reservations released", done

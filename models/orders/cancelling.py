@@ -15,7 +15,7 @@ from models.webhooks.names import EventName
 
 async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> None:
     """Operator cancel (`pressline order cancel`, an owner in the admin): stage `cancelled`,
-    recorded as made by `actor`, unconsumed reservations released, no webhook event."""
+    recorded as made by `actor`, unconsumed reservations released, `order.cancelled` recorded."""
     now = clock.now()
 
     async def cancel() -> None:

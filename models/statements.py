@@ -338,6 +338,43 @@ def connection() -> _Connection:
     return _Connection()
 
 
+class _Snapshot(_Connection):
+    """`connection()` whose statements all read one snapshot, outside a write transaction: on
+    PostgreSQL a read-only REPEATABLE READ transaction, on SQLite a read transaction on the
+    process's read connection. A read made of several statements never mixes rows from before
+    and after a concurrent change."""
+
+    __slots__ = ("_sqlite_began", "_transaction")
+
+    async def __aenter__(self) -> Reader:
+        reader = await super().__aenter__()
+        self._transaction: Any = None
+        self._sqlite_began: sqlite3.Connection | None = None
+        in_write = db.engine().current_transaction.get() is not None  # its own snapshot
+        if isinstance(reader, _Postgres) and not in_write:
+            self._transaction = reader.conn.transaction(isolation="repeatable_read", readonly=True)
+            await self._transaction.start()
+        elif isinstance(reader, _Sqlite) and not reader.conn.in_transaction:
+            reader.conn.execute("BEGIN")  # the snapshot is taken at its first read (WAL)
+            self._sqlite_began = reader.conn
+        return reader
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            if self._transaction is not None:
+                await self._transaction.rollback()  # read only: nothing to keep
+            elif self._sqlite_began is not None and self._sqlite_began.in_transaction:
+                self._sqlite_began.execute("COMMIT")
+        finally:
+            await super().__aexit__(*exc)
+
+
+def snapshot() -> _Connection:
+    """`async with statements.snapshot() as reader:` as `connection()`, every statement reading
+    the same snapshot of the database."""
+    return _Snapshot()
+
+
 @overload
 async def counted_page(  # type: ignore[overload-overlap]  # a Select is the narrower Sql
     reader: Reader, count: Sql, page: Select[R], args: Sequence[Any], limit: int, offset: int

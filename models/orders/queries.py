@@ -237,7 +237,9 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
     """The order with everything its detail shows, or None (also for other workspaces)."""
     if not 0 < order_id <= MAX_ID:
         return None
-    async with statements.connection() as reader:
+    # One snapshot: an edit committed between two of these reads (items, then their
+    # imprints) would otherwise show half of it.
+    async with statements.snapshot() as reader:
         order = await reader.one(DETAIL, workspace_id, order_id)
         if order is None:
             return None

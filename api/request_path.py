@@ -110,7 +110,7 @@ class RequestPath:
             if message["type"] == "http.response.start":
                 status = message["status"]
                 extra: Any = scope.get(LIMIT_HEADERS) or ()
-                # Every response names its log line (DECISIONS §19).
+                # Every response names its log line.
                 message["headers"] = [*message.get("headers", ()), *extra, request_id]
             await send(message)
 

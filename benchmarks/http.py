@@ -13,7 +13,7 @@ benchmark users' tokens.
 
 `--endpoints items` (Pressline alone): `POST /orders` with 5 items x 6 sizes x 2 imprints
 against the same order sent as the plain lines those items expand to, back to back on the same
-server in every round (DECISIONS §18; the floor has no items).
+server in every round (the floor has no items).
 
 `--endpoints advance` (Pressline and `--baseline`, no floor): `POST /orders/{id}/advance`, 16
 clients. Before its first run each server creates `--move-orders` orders (plain lines, no SKU)
@@ -68,7 +68,7 @@ SQLITE_TARGET = 0.5
 CREATE_TARGET = 0.8  # creates/s with 16 clients, as a ratio of the floor's
 # The creates, with 16 clients each: what they post to and their targets (PostgreSQL).
 CREATES = {"create": "/api/v1/orders", "create_customer": "/api/v1/customers"}
-CREATE_TARGETS = {"create": CREATE_TARGET, "create_customer": 0.6}  # the second: issue 28
+CREATE_TARGETS = {"create": CREATE_TARGET, "create_customer": 0.6}  # the second: its own target
 # An order of items against the same order as plain lines: creates/s, items / lines.
 ITEMS_TARGET = 0.8
 ITEM_RUNS = ("create_items", "create_lines")

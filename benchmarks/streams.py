@@ -1,5 +1,5 @@
 """Open admin streams (`GET /admin/stream`) on one web process: the memory they cost, the API's
-rate beside them, and the LISTEN connections (DECISIONS §20). PostgreSQL, 127.0.0.1 only.
+rate beside them, and the LISTEN connections. PostgreSQL, 127.0.0.1 only.
 
     python -m benchmarks.streams                 # 200 streams, 3 rounds of 10 s per rate
     python -m benchmarks.streams --smoke         # 10 streams, one short round

@@ -10,7 +10,7 @@ as soon as its attempt ends (outcomes that end together share one short write), 
 lane takes the next, so a worker that dies can only send again the one message each lane had
 in flight. Temporary failures (refused or lost connection, timeout, SMTP 4xx) are retried on
 the webhook schedule (daemon/retry.py); a permanent refusal (5xx) fails the row at once with
-the server's reply kept; so does an address that is not one (DECISIONS §21: rows stored
+the server's reply kept; so does an address that is not one (rows stored
 before the rule) and any unexpected error in one message, which never stops the rest of its
 batch. A message whose lease would run out before its attempt could finish is not sent: it
 waits for its lease to lapse and is claimed again.
@@ -82,8 +82,8 @@ def compose(email: Email, sender: str) -> bytes:
     Written out directly: the email package's message classes fold and re-parse every header,
     which cost more worker CPU than all the rest of a send (docs/benchmarks.md, Mail). Every
     header is one line of ASCII: names and subjects are flattened and encoded, the recipient
-    was checked, and a Reply-To that is not an address as DECISIONS §21 has it (a non-ASCII one
-    stored before the rule) is left out: an address cannot be encoded into ASCII without
+    was checked, and a Reply-To that is not an address, `local@domain` in ASCII (a non-ASCII
+    one stored before the rule), is left out: an address cannot be encoded into ASCII without
     SMTPUTF8, and the email is still worth sending without it. Anything else not ASCII raises
     ValueError (the message fails; never a raw 8-bit header)."""
     subject = " ".join(email.subject.split())
@@ -137,7 +137,7 @@ def _header_text(value: str) -> bytes:
 
 
 def is_address(address: str) -> bool:
-    """`local@domain`, ASCII (DECISIONS §21): the one rule every typed address meets (admin,
+    """`local@domain`, ASCII: the one rule every typed address meets (admin,
     command line), checked again here for rows stored before it."""
     return EMAIL.fullmatch(address) is not None
 
@@ -370,8 +370,9 @@ class _Recorder:
 
 
 def _not_an_address(email: Email) -> Outcome | None:
-    """A recipient stored before DECISIONS §21 that is not an address: the message fails at
-    once, whatever the transport, with the reason kept (None for a good one)."""
+    """A recipient stored before addresses were checked when typed, that is not an address:
+    the message fails at once, whatever the transport, with the reason kept (None for a good
+    one)."""
     if is_address(email.recipient):
         return None
     error = f"not sent: {email.recipient!r} is not an email address (local@domain, ASCII only)"

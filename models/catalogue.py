@@ -41,7 +41,7 @@ def _whole(errors: FieldErrors, field: str, value: object) -> int:
 
 def sku_code(errors: FieldErrors, code: str) -> str:
     """A SKU code: up to 64 printable characters, any of them (`/`, `..`, `%`, `?` and spaces
-    inside included: the admin's URLs percent-encode it, DECISIONS §21); no tab or other
+    inside included: the admin's URLs percent-encode it); no tab or other
     control, no invisible format character."""
     code = errors.text("code", code, MAX_CODE)
     if "code" not in errors.errors and not code.isprintable():

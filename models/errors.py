@@ -10,7 +10,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
-# An email address as DECISIONS §21 has it: `local@domain` only, ASCII, no display name, no
+# An email address: `local@domain` only, ASCII, no display name, no
 # brackets, no quoting; what SMTP carries without SMTPUTF8 and a header holds as it is. The
 # local part is an RFC 5321 dot-atom of at most 64 characters, the domain dot-separated
 # labels (letters, digits, inner hyphens; at least two). Use `EMAIL.fullmatch`.
@@ -70,7 +70,7 @@ _CONTROLS_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f]")  # and newline, where 
 
 
 def storable(value: str, *, multiline: bool = False) -> bool:
-    """Text the service keeps (DECISIONS §21): valid UTF-8 (undecodable command-line or form
+    """Text the service keeps: valid UTF-8 (undecodable command-line or form
     bytes are not text), no NUL (PostgreSQL text holds none) nor other C0 control but tab, and
     newline only in multi-line fields (whose CR LF from browsers is normalised first)."""
     try:
@@ -121,7 +121,7 @@ class FieldErrors:
         return value
 
     def email(self, field: str, value: str) -> str:
-        """An address as EMAIL has it, refused when typed (never at send time, DECISIONS §21)."""
+        """An address as EMAIL has it, refused when typed (never at send time)."""
         value = self.text(field, value, 254)
         if value and len(value) <= 254 and field not in self.errors and not EMAIL.fullmatch(value):
             self.add(field, EMAIL_REFUSED)

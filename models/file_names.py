@@ -1,4 +1,4 @@
-"""Names of uploaded files as the service keeps and shows them (DECISIONS §21), one rule for
+"""Names of uploaded files as the service keeps and shows them, one rule for
 proofs and CSV imports alike."""
 
 from __future__ import annotations

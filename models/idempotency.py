@@ -6,7 +6,7 @@ web processes. The owner marks the row `completed` inside the same transaction a
 so the stored response exists exactly when the change committed. A request that fails
 deletes its row: nothing was created, and the key can be retried.
 
-A claim is a lease (DECISIONS 17): it lasts IDEMPOTENCY_LEASE seconds (60 by default) from
+A claim is a lease: it lasts IDEMPOTENCY_LEASE seconds (60 by default) from
 the moment it was taken. A process that dies while it holds one cannot delete its row, and
 its transaction rolled back with it; once the lease has ended, another request with the key
 takes the row over and runs afresh. Until then a retry gets 409 with `Retry-After: 1` (a

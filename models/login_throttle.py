@@ -1,4 +1,4 @@
-"""Admin login throttling (DECISIONS 17): at most 10 checked attempts per email and 30 per
+"""Admin login throttling: at most 10 checked attempts per email and 30 per
 client address within 15 minutes.
 
 An attempt is counted before its password is checked: `reserve` inserts its row in the same

@@ -1,4 +1,4 @@
-"""Amounts as people type them (DECISIONS §20): the one reading of every money field of the
+"""Amounts as people type them: the one reading of every money field of the
 admin, in minor units, exact (integer arithmetic).
 
 Accepted: `1250`, `1250.5`, `1,250.00` (commas between groups of three, with the decimals),

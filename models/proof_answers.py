@@ -26,7 +26,7 @@ class UnknownLink(LookupError):
 
 
 def _name(name: str) -> str:
-    """The name as given, one line (DECISIONS §21: a line break or other control character is
+    """The name as given, one line (a line break or other control character is
     refused, not folded in), its runs of spaces and tabs made one space."""
     if not storable(name):
         raise InvalidFields(

@@ -14,7 +14,7 @@ OPEN_STAGES = frozenset(STAGES) - TERMINAL_STAGES
 # them as a SQL list (`stage IN (...)`) for every admin statement that counts open orders.
 OPEN = tuple(stage for stage in SEQUENCE if stage in OPEN_STAGES)
 OPEN_LIST = ", ".join(f"'{stage}'" for stage in OPEN)
-# Editing (DECISIONS §18): an order's lines and items change only in these stages; its due
+# Editing: an order's lines and items change only in these stages; its due
 # date, notes and external_ref until it is dispatched or cancelled.
 CONTENT_EDITABLE = frozenset({"artwork", "print_queue"})
 # What `POST /orders/{id}/advance` accepts as `to_stage`.

@@ -255,7 +255,7 @@ def _check_adjustment(delta: int | None, reason: str) -> tuple[int, str]:
         errors.add("delta", "must not be 0")
     elif abs(delta) > MAX_DELTA:
         errors.add("delta", f"must be between -{MAX_DELTA:,} and {MAX_DELTA:,}")
-    # One line of text (DECISIONS §21): a NUL or another control is refused, never stored.
+    # One line of text: a NUL or another control is refused, never stored.
     reason = errors.text("reason", reason, MAX_REASON, required=False)
     if not reason and "reason" not in errors.errors:
         errors.add("reason", "is required: say why (received, damaged, count…)")

@@ -36,7 +36,7 @@ class Workspace(Table, tablename="workspaces"):
     currency = Varchar(length=3, default="GBP")
     tax_rate = Numeric(digits=(5, 2), default=Decimal("0"))
     timezone = Varchar(length=64, default="UTC")
-    require_artwork_approval = Boolean(default=True)  # on for new shops (DECISIONS §20)
+    require_artwork_approval = Boolean(default=True)  # on for new shops
     strict_sequence = Boolean(default=False)
     open_order_limit = Integer(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())

@@ -1,5 +1,5 @@
 """The one reader of posted forms (the admin's CSRF check and handlers, the proof page): text
-that is not UTF-8 is a 400, never a 500 and never silently replaced (DECISIONS §21).
+that is not UTF-8 is a 400, never a 500 and never silently replaced.
 
 Litestar's own reading fails the server on a multipart part without a filename whose bytes are
 not UTF-8 (or that names a charset Python does not know), and reads an urlencoded body's bad

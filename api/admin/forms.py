@@ -1,6 +1,6 @@
 """Reading the admin's forms: text fields as typed, so a refused form comes back filled in; and
 their refusals in people's words (`in_words`): every message names the field as the form labels
-it, never the API's or the domain's key (DECISIONS §20)."""
+it, never the API's or the domain's key."""
 
 from __future__ import annotations
 

@@ -168,7 +168,7 @@ class InventoryController(Controller):
             )
         except InvalidFields as invalid:
             return await self._list(request, import_errors=invalid.errors)
-        name = safe_file_name(upload.filename)  # only shown, in the notice (DECISIONS §21)
+        name = safe_file_name(upload.filename)  # only shown, in the notice
         return await flash.redirect(
             request, PATH,
             f"Imported {len(ids):,} SKU{'' if len(ids) == 1 else 's'} from {name}.",

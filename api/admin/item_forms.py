@@ -1,4 +1,4 @@
-"""Garments on the admin's order forms (DECISIONS §18): their fields as typed, the buttons that
+"""Garments on the admin's order forms: their fields as typed, the buttons that
 add and remove rows without losing anything typed (the page comes back with the form as it was,
 plus or minus one row: no script needed), the size columns each garment shows, and the API
 body they become (its error keys as the form's fields and sentences: api/admin/item_errors.py).

@@ -334,7 +334,7 @@ def unconfirmed_past_due(
     typed: dict[str, Any], due_by: dt.date | Keep | None, timezone: str
 ) -> dt.date | None:
     """`due_by` when it is a day before today in the workspace's zone and the form has not
-    confirmed that very date yet (DECISIONS §20: a due date in the past needs a second click)."""
+    confirmed that very date yet (a due date in the past needs a second click)."""
     if not isinstance(due_by, dt.date) or due_by >= today(timezone).date():
         return None
     return None if typed.get("confirm_due_by") == due_by.isoformat() else due_by

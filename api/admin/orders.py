@@ -1,4 +1,4 @@
-"""Orders on the shop floor (DECISIONS §13): the list, the board, an order's page, creating an
+"""Orders on the shop floor: the list, the board, an order's page, creating an
 order and moving it through the stages, cancelling for owners. Every change is the domain
 function the API (`POST /orders`, `/advance`) or `pressline order cancel` calls: the same rules,
 refusals, events and stock effects; the admin adds only who did it (the staff member)."""
@@ -302,7 +302,7 @@ class OrderController(Controller):
                 message=f"{stale.message} Open the edit page again to start from the order as "
                 "it is now.",
             )  # fmt: skip
-        except DomainError as refused:  # the order's stage (DECISIONS §18)
+        except DomainError as refused:  # the order's stage
             return await self._edit_form(
                 request, content, typed=typed, status_code=422, message=refused.message
             )
@@ -338,7 +338,7 @@ class OrderController(Controller):
             )  # fmt: skip
         except NotFoundError:
             raise
-        except DomainError as refused:  # the workspace's rules (DECISIONS §5)
+        except DomainError as refused:  # the workspace's rules
             if from_board:
                 return await _board_page(
                     request, status_code=422,

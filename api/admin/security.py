@@ -2,7 +2,7 @@
 
 The admin's middleware sits on its own router, so the API under /api/v1 never runs it.
 
-CSRF (DECISIONS 17). A form's token is derived from what the browser already holds, never
+CSRF. A form's token is derived from what the browser already holds, never
 stored apart from it: HMAC(key, the session's digest) once logged in, HMAC(key, the digest
 of a short pre-session cookie) on the login page. A token is therefore good for one session
 only, and a new one comes with every login and logout; a token from another session or from
@@ -13,7 +13,7 @@ session, so this small check replaces it; templates read the token through the s
 
 Cookies. Over HTTPS the session cookie is `__Host-pressline_session` (Secure, Path=/, no
 Domain): a browser only accepts it from this host over HTTPS, so a sibling subdomain cannot
-plant one. Over plain http it stays `pressline_session` with Path=/admin (DECISIONS 10).
+plant one. Over plain http it stays `pressline_session` with Path=/admin.
 """
 
 from __future__ import annotations

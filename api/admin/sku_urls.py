@@ -1,4 +1,4 @@
-"""A SKU's addresses in the admin (DECISIONS §21): a code may hold any printable character,
+"""A SKU's addresses in the admin: a code may hold any printable character,
 so its URL carries it percent-encoded as one path segment (`/admin/inventory/TEE%2FBLK`), and
 the SKU's routes read it back from the raw path, where an encoded `/` is still `%2F` (the
 decoded path the router matches on has lost that difference).

@@ -1,4 +1,4 @@
-"""The work order (DECISIONS §18): one order on paper for the shop floor (A4 or Letter), with a
+"""The work order: one order on paper for the shop floor (A4 or Letter), with a
 QR code back to the order page at the revision printed, so an outdated printout is noticed."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Customer organisations: list (by name, 50 a page), detail, create and edit; their contacts
-and addresses (DECISIONS §19). Every write goes through models/customers/, as the admin's
+and addresses. Every write goes through models/customers/, as the admin's
 customer pages and `pressline customer …` do."""
 
 from __future__ import annotations

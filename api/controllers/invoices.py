@@ -1,5 +1,5 @@
-"""Invoices: list (newest first, 50 a page), detail with payments, and recording a payment
-(DECISIONS §19). The rules are models/invoices/payments.py's."""
+"""Invoices: list (newest first, 50 a page), detail with payments, and recording a payment.
+The rules are models/invoices/payments.py's."""
 
 from __future__ import annotations
 

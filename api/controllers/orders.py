@@ -148,7 +148,7 @@ class OrderController(Controller):
             Body(
                 description=(
                     "Only the fields sent change; a given `lines` or `items` replaces all of "
-                    "its kind (DECISIONS §18). Lines and items change while the order is in "
+                    "its kind. Lines and items change while the order is in "
                     "artwork or print_queue; due_by, notes and external_ref until it is "
                     "dispatched or cancelled. Each change raises `revision` by one; totals "
                     "and stock reservations follow."

@@ -11,7 +11,7 @@ from models.schemas.common import Schema
 
 
 class CustomerListQuery(Schema):
-    """`GET /customers` parameters (docs/api.md §4.2, DECISIONS §19)."""
+    """`GET /customers` parameters (docs/api.md §4.2)."""
 
     search: Search = None
     email: (

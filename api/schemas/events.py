@@ -115,7 +115,7 @@ class ArtworkApproved(Schema, tag_field="event", tag="artwork.approved"):
 
 
 class OrderChange(Schema, tag_field="event"):
-    """`order.created`, `order.updated`, `order.cancelled` (DECISIONS §19): the order after
+    """`order.created`, `order.updated`, `order.cancelled`: the order after
     the change."""
 
     event_id: EventId
@@ -136,7 +136,7 @@ class OrderCreated(OrderChange, tag="order.created"):
 
 
 class OrderUpdated(OrderChange, tag="order.updated"):
-    """An order was edited (DECISIONS §18)."""
+    """An order was edited."""
 
     changed: Annotated[
         list[Literal["due_by", "notes", "external_ref", "lines", "items", "ship_to"]],

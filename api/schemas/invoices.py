@@ -1,5 +1,5 @@
 """Invoices as the API shows them (list rows, detail with payments), the payment request body
-and the `GET /invoices` query parameters (DECISIONS §19)."""
+and the `GET /invoices` query parameters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Payments against an invoice (DECISIONS §19): a part or the whole of its balance, never more.
+"""Payments against an invoice: a part or the whole of its balance, never more.
 
 One function records every payment — the API's, the admin's form, and "mark paid" (a payment
 of the balance) from the admin and `pressline invoice pay`. The invoice's row is locked

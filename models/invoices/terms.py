@@ -1,4 +1,4 @@
-"""When an invoice is due: the customer's payment terms (DECISIONS §2) counted from its issue.
+"""When an invoice is due: the customer's payment terms counted from its issue.
 
 `prepaid` and `on_receipt` are due on issue; `net_N` N days after. The date is fixed when the
 invoice is issued, so changing a customer's terms later moves none of their invoices."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-# Every code of DECISIONS §2 (the customers' own list of codes is checked against this one).
+# Every payment-terms code (the customers' own list of codes is checked against this one).
 TERM_DAYS: dict[str, int] = {
     "prepaid": 0,
     "on_receipt": 0,

@@ -1,4 +1,4 @@
-"""Owners are told when a webhook subscription is deactivated (DECISIONS §14): one email to
+"""Owners are told when a webhook subscription is deactivated: one email to
 each active owner of its workspace (URL, reason, link to its admin page), and the admin shows
 a banner until it is re-enabled.
 

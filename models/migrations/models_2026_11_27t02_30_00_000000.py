@@ -1,4 +1,4 @@
-"""Print jobs (DECISIONS §18): garments on orders (`order_items`), their imprints
+"""Print jobs: garments on orders (`order_items`), their imprints
 (`order_imprints`), the item each line was made from (`order_lines.item`) and the order's
 `revision`. Additive only: existing orders are at revision 1 with no items."""
 

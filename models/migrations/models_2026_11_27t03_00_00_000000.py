@@ -1,4 +1,4 @@
-"""Customers written over the API (DECISIONS §19): a customer's `external_ref` (unique in its
+"""Customers written over the API: a customer's `external_ref` (unique in its
 workspace, by the next migration's index) and its postal `addresses` (one default per
 customer). Additive only: existing customers have no external_ref and no addresses."""
 

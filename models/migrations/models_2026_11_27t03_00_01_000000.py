@@ -1,4 +1,4 @@
-"""The indexes of customers written over the API (DECISIONS §19): `external_ref` unique per
+"""The indexes of customers written over the API: `external_ref` unique per
 workspace, a customer's addresses with the default found at once. Plain SQL valid on SQLite
 and PostgreSQL alike."""
 

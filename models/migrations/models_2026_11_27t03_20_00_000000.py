@@ -1,4 +1,4 @@
-"""Payments (DECISIONS §19): the `payments` table, and on invoices the due date from the
+"""Payments: the `payments` table, and on invoices the due date from the
 customer's payment terms (`due_at`) and the sum of the payments (`paid_cents`). Additive only;
 models_2026_11_27t03_20_01 fills both in for invoices issued before."""
 

@@ -11,7 +11,7 @@ ID = "2026-11-27T03:20:01:000000"
 VERSION = "1.38.0"
 DESCRIPTION = "invoices: due dates and amounts paid before payments"
 
-# The days of each code of DECISIONS §2 (models/invoices/terms.py), as SQL.
+# The days of each payment-terms code (models/invoices/terms.py), as SQL.
 DAYS = (
     "CASE c.payment_terms WHEN 'net_7' THEN 7 WHEN 'net_15' THEN 15 WHEN 'net_30' THEN 30 "
     "WHEN 'net_60' THEN 60 ELSE 0 END"

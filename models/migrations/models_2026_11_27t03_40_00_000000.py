@@ -1,4 +1,4 @@
-"""Ship-to on orders (DECISIONS §19): the address an order is shipped to, copied onto the
+"""Ship-to on orders: the address an order is shipped to, copied onto the
 order (a JSON object, or NULL), so a later change of the customer's addresses leaves orders
 already placed as they were. Additive: existing orders have none."""
 

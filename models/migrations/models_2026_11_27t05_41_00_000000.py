@@ -1,4 +1,4 @@
-"""New workspaces start with the artwork approval rule on (DECISIONS §20): the column's default
+"""New workspaces start with the artwork approval rule on: the column's default
 becomes true. Existing workspaces keep the setting they have.
 
 PostgreSQL changes the default in place. SQLite has no ALTER COLUMN; its documented way to

@@ -1,4 +1,4 @@
-"""Order edits (DECISIONS §20): the `order_edits` table, one row per edit of an order with
+"""Order edits: the `order_edits` table, one row per edit of an order with
 its revision, the fields it changed and who made it, kept as long as the order (the outbox's
 `order.updated` events are pruned by retention). Additive only; models_2026_11_27t06_40_01
 copies in the edits the outbox still holds and adds the (workspace, order) index."""

@@ -1,4 +1,4 @@
-"""What needs someone in the shop now (DECISIONS §20), the admin's overview's first section:
+"""What needs someone in the shop now, the admin's overview's first section:
 each kind of attention with its rule, its count and its most urgent orders (or invoices).
 
 Every rule is written once, here, as the WHERE of one branch of a single statement: each

@@ -1,4 +1,4 @@
-"""Editing an order (DECISIONS §18): one function for the admin's edit page and
+"""Editing an order: one function for the admin's edit page and
 `PATCH /v1/orders/{id}`.
 
 Lines and items change while the order is in CONTENT_EDITABLE stages and has consumed no

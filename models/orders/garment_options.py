@@ -1,4 +1,4 @@
-"""What the admin's order forms offer and fill in (DECISIONS §18): the garments the workspace
+"""What the admin's order forms offer and fill in: the garments the workspace
 stocks (styles and colours from its SKUs), the size run of each garment picked, in size order
 with the stock available, and an order's content as its edit form starts from. Every statement
 is scoped to the workspace; each read is a fixed number of statements, whatever the garments.

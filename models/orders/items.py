@@ -1,4 +1,4 @@
-"""Garments on an order (DECISIONS §18): a style in a colour, a run of sizes, imprints; the rules
+"""Garments on an order: a style in a colour, a run of sizes, imprints; the rules
 between their fields, and their expansion into the order's ordinary lines.
 
 Lines made here are what totals, tax, stock, invoices and every reader already understand; the

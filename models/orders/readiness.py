@@ -1,4 +1,4 @@
-"""The readiness marks of a board card (DECISIONS §20): art, stock and paid, each saying who
+"""The readiness marks of a board card: art, stock and paid, each saying who
 must act next — the shop, the customer or no one. The rules live here only; the board's reads
 (models/orders/board.py) feed them and the template shows what they return."""
 

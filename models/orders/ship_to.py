@@ -1,4 +1,4 @@
-"""Where an order is shipped (DECISIONS §19): an address copied onto the order when it is
+"""Where an order is shipped: an address copied onto the order when it is
 created or edited — given in full, named among the customer's addresses, or (at creation,
 when neither is given) the customer's default address — so changing the customer's addresses
 later never moves an order already placed."""

@@ -1,4 +1,4 @@
-"""One order's story, newest first (DECISIONS §20): its stage moves, edits, proofs, the
+"""One order's story, newest first: its stage moves, edits, proofs, the
 customer's answers, emails, invoices, payments and webhook deliveries, merged into one list.
 
 One statement per source, each bounded to its newest LIMIT rows and scoped to the workspace,

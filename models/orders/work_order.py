@@ -1,4 +1,4 @@
-"""What the work order prints (DECISIONS §18): the order page's reads, the plain lines apart from
+"""What the work order prints: the order page's reads, the plain lines apart from
 the ones made from garments, and the approved proof."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Customer organisations as the API shows them (list rows and detail), which the command line
 prints too, and the bodies that create and change them, their contacts and addresses
-(DECISIONS §19; decoded strictly, errors collected from these Structs: api/validation.py)."""
+(decoded strictly, errors collected from these Structs: api/validation.py)."""
 
 from __future__ import annotations
 
@@ -224,7 +224,7 @@ Email = Annotated[
     msgspec.Meta(
         max_length=254,
         pattern=NOT_BLANK,
-        description="`local@domain`, ASCII, no display name or < > (DECISIONS §21)",
+        description="`local@domain`, ASCII, no display name or < >",
     ),
 ]
 Phone = Annotated[str, _line(50)]

@@ -1,4 +1,4 @@
-"""Garments on an order as the API takes and shows them (DECISIONS §18; the rules between fields
+"""Garments on an order as the API takes and shows them (the rules between fields
 and the expansion into lines are models/orders/items.py)."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ ItemList = Annotated[
     list[ItemCreate],
     msgspec.Meta(
         max_length=rules.MAX_ITEMS,
-        description="Extension (DECISIONS §18): garments in sizes with imprints, each expanded "
+        description="Extension: garments in sizes with imprints, each expanded "
         "into lines (before the plain `lines`)",
     ),
 ]

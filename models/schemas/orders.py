@@ -44,7 +44,7 @@ class CustomerRef(Schema):
 
 
 class OrderLine(Schema, omit_defaults=True):
-    """`item_id` is present only on lines made from an item (DECISIONS §18)."""
+    """`item_id` is present only on lines made from an item."""
 
     description: str
     quantity: int
@@ -61,7 +61,7 @@ Line = Annotated[str, msgspec.Meta(max_length=200, pattern=ONE_LINE)]
 
 
 class ShipTo(Schema, kw_only=True):
-    """An address an order ships to (DECISIONS §19), copied onto the order."""
+    """An address an order ships to, copied onto the order."""
 
     name: Line = ""
     company: Line = ""
@@ -155,7 +155,7 @@ class Invoice(Schema):
 
 
 class Proof(Schema):
-    """One proof sent to the customer (extension, DECISIONS §15)."""
+    """One proof sent to the customer (extension)."""
 
     version: int
     file_name: str
@@ -205,7 +205,7 @@ class OrderDetail(Order):
     ]
     items: Annotated[
         list[Item],
-        msgspec.Meta(description="Extension (DECISIONS §18): the garments, in order"),
+        msgspec.Meta(description="Extension: the garments, in order"),
     ] = msgspec.field(default_factory=list)
     revision: Annotated[
         int,
@@ -216,7 +216,7 @@ class OrderDetail(Order):
     ] = 1
     ship_to: Annotated[
         ShipTo | None,
-        msgspec.Meta(description="Extension (DECISIONS §19): the address it ships to, or null"),
+        msgspec.Meta(description="Extension: the address it ships to, or null"),
     ] = None
 
 
@@ -490,7 +490,7 @@ def new_lines(lines: list[OrderLineCreate]) -> list[NewLine]:
 
 
 class OrderUpdate(Schema):
-    """`PATCH /orders/{id}` (DECISIONS §18): only the fields sent change; a given `lines` or
+    """`PATCH /orders/{id}`: only the fields sent change; a given `lines` or
     `items` replaces all of its kind."""
 
     due_by: DueBy | msgspec.UnsetType | None = msgspec.UNSET

@@ -1,7 +1,7 @@
 """Rules a request Struct carries beside msgspec's own constraints: three patterns and three
 markers (`Meta(extra={"rule": ...})`). api/validation.py enforces them and words every refusal.
 
-The patterns are the text rule of DECISIONS §21 (models/errors.py `storable` for the admin and
+The patterns are the service's one text rule (models/errors.py `storable` for the admin and
 the command line): no C0 control character but tab, and line breaks only in multi-line fields.
 Each is written so that a regex engine matches it in one pass (no nested repetition to
 backtrack through), whatever the text. They end with `(?![\\s\\S])`, "no character follows",

@@ -6,14 +6,14 @@ from enum import StrEnum
 
 
 class EventName(StrEnum):
-    """Every event a subscription can receive (DECISIONS 6), plus the operator's test event."""
+    """Every event a subscription can receive, plus the operator's test event."""
 
     ORDER_STAGE_CHANGED = "order.stage_changed"
     ORDER_DISPATCHED = "order.dispatched"
     INVOICE_ISSUED = "invoice.issued"
     INVOICE_PAID = "invoice.paid"
     ARTWORK_APPROVED = "artwork.approved"
-    # DECISIONS §19: every change an integrator writes or reads back.
+    # every change an integrator writes or reads back.
     ORDER_CREATED = "order.created"
     ORDER_UPDATED = "order.updated"
     ORDER_CANCELLED = "order.cancelled"

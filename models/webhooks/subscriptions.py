@@ -55,7 +55,7 @@ def check_url(url: str) -> str:
         _ = parts.port  # raises on a malformed port
     except ValueError:
         parts, host = None, None
-    if not storable(url):  # DECISIONS §21: NUL would fail PostgreSQL, the rest every sender
+    if not storable(url):  # NUL would fail PostgreSQL, the rest every sender
         problems.append("The URL must be one line of text, without control characters.")
     elif parts is None or parts.scheme not in {"http", "https"} or not host:
         problems.append("The URL must be absolute, with http or https and a host.")

@@ -1,4 +1,4 @@
-"""Admin refusals in people's words (DECISIONS §20): each admin form, sent bad input, answers 422
+"""Admin refusals in people's words: each admin form, sent bad input, answers 422
 with sentences naming the field as the form labels it — never an API key (`lines.0.quantity`,
 `unit_price_cents`, `customer_id`) nor the validation's machine wording — beside the field.
 And a due date in the past is saved on a second click only, "today" being the workspace's."""

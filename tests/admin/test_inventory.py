@@ -111,7 +111,7 @@ async def test_adjust_refusals_change_nothing(shop: Shop) -> None:
         ({"delta": "-6", "reason": "damaged"}, "only 5 on hand to take away"),
         ({"delta": str(stock.MAX_LEVEL), "reason": "typo"}, "above the most a SKU can hold"),
         ({"delta": "99999999999999", "reason": "typo"}, "must be a whole number"),
-        # DECISIONS §21: a NUL (PostgreSQL cannot store it: it was a 500) or another control.
+        # a NUL (PostgreSQL cannot store it: it was a 500) or another control.
         ({"delta": "3", "reason": "count\x00"}, "must be one line of text, without control"),
         ({"delta": "3", "reason": "\x00"}, "must be one line of text, without control"),
         ({"delta": "3", "reason": "count\x1b[31m"}, "must be one line of text, without control"),

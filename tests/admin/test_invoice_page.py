@@ -1,4 +1,4 @@
-"""The admin's invoice page (DECISIONS §19): made to print — the shop, the customer, the order's
+"""The admin's invoice page: made to print — the shop, the customer, the order's
 lines, payments, balance and due date — linked from the invoice list; its form records a
 payment (amount as people type it, method, date, reference) through the API's own function,
 "Mark paid" records the balance, and refusals come back beside their fields."""

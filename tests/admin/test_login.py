@@ -1,4 +1,4 @@
-"""Logging in and out, sessions, throttling: DECISIONS 10 "Login" and "Sessions", 17."""
+"""Logging in and out, sessions, throttling."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Numbers typed in the admin (DECISIONS §20): amounts read one way everywhere (models/money.py),
+"""Numbers typed in the admin: amounts read one way everywhere (models/money.py),
 `12,50` as twelve and a half and `1,250` refused as ambiguous; whole numbers in ASCII digits
 only; and every line of the new-order form kept, whatever its number, or refused — never
 dropped."""

@@ -1,4 +1,4 @@
-"""Every money field of the admin reads amounts one way (DECISIONS §20, models/money.py): `1250`,
+"""Every money field of the admin reads amounts one way (models/money.py): `1250`,
 `1250.5`, `1,250.00` and `12,50` (a comma before one or two final digits is the decimal point)
 are stored as the cents they say; anything else, `1,250` included, is refused with an example
 of what to type and nothing is stored. Checked through HTTP on the new-order form (a plain

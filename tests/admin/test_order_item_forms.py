@@ -1,4 +1,4 @@
-"""The admin's new and edit order forms with garments (DECISIONS §18): garments as size grids
+"""The admin's new and edit order forms with garments: garments as size grids
 from the workspace's SKUs (available stock beside each size; the standard run when not
 stocked), imprints, plain lines beside them; the row buttons re-render the form with everything
 typed plus or minus one row (no script needed); refusals beside their fields in people's

@@ -1,4 +1,4 @@
-"""The order page's garments over HTTP (DECISIONS §18): each item a size grid in the SKUs' size
+"""The order page's garments over HTTP: each item a size grid in the SKUs' size
 order with its quantities, a stocked size's levels and "short N", its imprints in people's
 words; plain lines listed as before; the Edit link only while the content may change; the
 outdated work-order banner for an older `rev` only."""

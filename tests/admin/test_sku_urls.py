@@ -1,4 +1,4 @@
-"""SKU codes with any printable character (DECISIONS §21): imported by CSV, each is listed,
+"""SKU codes with any printable character: imported by CSV, each is listed,
 its page opens from the list's link and its adjustment goes through from that page's own
 form, touching that SKU only; every SKU also answers at /admin/inventory/id/{id}."""
 

@@ -1,4 +1,4 @@
-"""Text the admin does not keep (DECISIONS §21): NUL and every other C0 control but tab in a
+"""Text the admin does not keep: NUL and every other C0 control but tab in a
 one-line field of any admin form is refused with the field's error, on both databases (NUL
 used to fail PostgreSQL with a 500 where a field was not checked), and nothing is written."""
 

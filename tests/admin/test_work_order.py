@@ -1,4 +1,4 @@
-"""The work order page over HTTP (DECISIONS §18): what it shows, the QR code's address (read
+"""The work order page over HTTP: what it shows, the QR code's address (read
 back by a real decoder from the SVG the page serves), the approved proof, tenancy, and a
 fixed number of statements whatever the order's size."""
 

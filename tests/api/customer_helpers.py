@@ -1,4 +1,4 @@
-"""Shared steps of the customer-writing tests (DECISIONS §19): requests from a fresh user
+"""Shared steps of the customer-writing tests: requests from a fresh user
 each (the write limit counts per user), and the events a customer got."""
 
 from __future__ import annotations

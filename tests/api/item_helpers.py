@@ -1,4 +1,4 @@
-"""Shared set-up for the print-job tests (DECISIONS §18): garments and imprints as the API takes
+"""Shared set-up for the print-job tests: garments and imprints as the API takes
 them, a stocked style in a run of sizes, PATCH, and the stock an order holds as rows say it."""
 
 from __future__ import annotations

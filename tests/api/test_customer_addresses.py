@@ -1,4 +1,4 @@
-"""Addresses over the API (DECISIONS §19): POST /customers/{id}/addresses, PATCH and DELETE
+"""Addresses over the API: POST /customers/{id}/addresses, PATCH and DELETE
 /customers/{id}/addresses/{address_id}; exactly one default whenever any exist (also under
 concurrent writes), `customer.updated` once per change and none on a refusal, If-Match with
 the customer's ETag, Idempotency-Key replays, tenancy and validation."""

@@ -1,4 +1,4 @@
-"""Contacts over the API (DECISIONS §19): POST /customers/{id}/contacts, PATCH and DELETE
+"""Contacts over the API: POST /customers/{id}/contacts, PATCH and DELETE
 /customers/{id}/contacts/{contact_id}; exactly one primary whenever any exist (also under
 concurrent writes), `customer.updated` once per change and none on a refusal, If-Match with
 the customer's ETag, Idempotency-Key replays, tenancy and validation."""

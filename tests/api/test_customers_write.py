@@ -1,4 +1,4 @@
-"""POST and PATCH /api/v1/customers (DECISIONS §19): the created detail and its Location,
+"""POST and PATCH /api/v1/customers: the created detail and its Location,
 slugs and external_ref unique per workspace (also under concurrent creates), the email and
 external_ref filters, `customer.created` / `customer.updated` once per change and none on a
 refusal, ETag with If-None-Match 304 and If-Match 412, Idempotency-Key replays, tenancy and

@@ -194,7 +194,7 @@ async def test_updated_since_follows_stock_changes(client):
 async def test_codes_with_slashes_and_dots_are_listed_found_and_ordered(client):
     """The API has no path holding a code (spec 4.8: the list only; an order line names its
     SKU in the body): a code with `/` or `..` is listed, found by `search` and reserved by an
-    order line like any other (DECISIONS §21)."""
+    order line like any other."""
     ws, _, auth = await factories.account()
     for code in ("TEE/BLK/M", "../up", "A%2FB"):
         await factories.sku(ws, code, on_hand=5)

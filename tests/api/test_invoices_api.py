@@ -1,4 +1,4 @@
-"""Invoices through HTTP (DECISIONS §19): the list (newest first, 50 a page, its filters), the
+"""Invoices through HTTP: the list (newest first, 50 a page, its filters), the
 detail's every field, its ETag and If-None-Match 304, the due date from the customer's payment
 terms, and another workspace's invoices never shown."""
 

@@ -1,4 +1,4 @@
-"""PATCH /api/v1/orders/{id} (DECISIONS §18, §19): due date, notes and external_ref; lines and
+"""PATCH /api/v1/orders/{id}: due date, notes and external_ref; lines and
 items replaced and priced again; reservations moved with "order edited" stock movements;
 `revision`; which stages allow what; `If-Match` (412) and `If-None-Match` (304) with the
 order's ETag; `Idempotency-Key` replays; tenancy; the write limit; validation."""

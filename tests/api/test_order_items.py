@@ -1,4 +1,4 @@
-"""POST /api/v1/orders with `items` (DECISIONS §18): each garment expanded into ordinary lines
+"""POST /api/v1/orders with `items`: each garment expanded into ordinary lines
 (size order, descriptions, prices with upcharges and imprints, setup lines), totals and tax,
 `item_id` on lines, the detail's `items` and `revision`, stocked sizes resolved to SKUs and
 reserved (or refused, naming the sizes the workspace has), and the validation of every field,
@@ -329,7 +329,7 @@ async def test_list_rows_keep_their_shape_and_show_the_expanded_lines(client):
 
 async def test_the_largest_item_order_is_stored_and_summed_exactly(client):
     """50 garments of 30 sizes of 10,000 at the top prices with 10 imprints each: 2,000 lines,
-    every amount exact, no 500 (DECISIONS §4: any total that fits is kept)."""
+    every amount exact, no 500 (any total that fits is kept)."""
     s = await shop(tax_rate=Decimal("999.99"))
     top = 100_000_000
     garment = item(

@@ -1,4 +1,4 @@
-"""Ship-to on orders (DECISIONS §19): copied at create from `ship_to`, `ship_to_address_id` or
+"""Ship-to on orders: copied at create from `ship_to`, `ship_to_address_id` or
 the customer's default address, changed by PATCH, refused with the field named when it is not
 one of the customer's addresses (the admin's pages: tests/admin/test_work_order.py)."""
 

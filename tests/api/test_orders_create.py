@@ -131,7 +131,7 @@ async def test_create_records_order_created_once_with_its_delivery(client):
     created = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-77"))
     assert created.status_code == 201
     events = await WebhookEvent.select(WebhookEvent.id, WebhookEvent.name, WebhookEvent.body)
-    assert [event["name"] for event in events] == ["order.created"]  # DECISIONS §19
+    assert [event["name"] for event in events] == ["order.created"]
     body = json.loads(events[0]["body"])
     order = created.json()
     assert {key: body[key] for key in ("order_id", "order_number", "customer_id", "stage")} == {

@@ -164,7 +164,7 @@ async def test_detail_adds_history_invoices_and_artwork(client):
             "approved_by": None,
             "proofs": [],
         },
-        "items": [],  # an order of plain lines (DECISIONS §18)
+        "items": [],  # an order of plain lines
         "revision": 1,
         "ship_to": None,  # none given, and the customer has no default address (§19)
     }

@@ -66,7 +66,7 @@ CASES = [
         "x" * 256,
         ["The lines.0.description field must not be greater than 255 characters."],
     ),
-    # every C0 control but tab is refused in one-line text (DECISIONS §21), NUL included
+    # every C0 control but tab is refused in one-line text, NUL included
     *[
         ("lines.0.description", value, [ONE_LINE.format("lines.0.description")])
         for value in ("a\x00b", "a\x01b", "a\nb", "a\rb", "a\x1bb", "a\x1fb", "x\x7f\x00")

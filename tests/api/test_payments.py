@@ -1,4 +1,4 @@
-"""Payments through HTTP (DECISIONS §19): `POST /invoices/{id}/payments` from 1 to the balance,
+"""Payments through HTTP: `POST /invoices/{id}/payments` from 1 to the balance,
 the invoice paid when the balance reaches 0, its events exactly once, refusals that change
 nothing, two payments racing for one balance, and idempotent replays."""
 

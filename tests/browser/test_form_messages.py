@@ -1,4 +1,4 @@
-"""The new-order form's refusals and its past-due-date warning in Chromium (DECISIONS §20): a
+"""The new-order form's refusals and its past-due-date warning in Chromium: a
 refusal names the line and the field beside it; a due date in the past comes back as a warning
 whose button saves it on the second click. Screenshots wide and on a phone; axe-core."""
 

@@ -1,4 +1,4 @@
-"""The admin's invoice page in Chromium against real processes (DECISIONS §19): a payment typed
+"""The admin's invoice page in Chromium against real processes: a payment typed
 into its form, then the page printed: one page of A4 and of Letter for an order of twelve
 lines, the staff's actions left out of the print; axe-core finds no serious or critical issue,
 wide or on a phone. Screenshots of the screen, the print layout and the phone go to the

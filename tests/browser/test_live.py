@@ -1,4 +1,4 @@
-"""Live updates across web processes (DECISIONS §20), in Chromium over PostgreSQL: two web
+"""Live updates across web processes, in Chromium over PostgreSQL: two web
 processes on one database, a browser context logged in on each; a move made on one (and one
 made through the API) shows on the other's board and open order page within 2 s without a
 reload, another workspace's context sees nothing, and a restarted process's pages pick up

@@ -1,4 +1,4 @@
-"""The admin's header in Chromium (DECISIONS §20): on a phone (390 px) one row, the brand and a
+"""The admin's header in Chromium: on a phone (390 px) one row, the brand and a
 "Menu" button that opens the navigation (aria-expanded, by mouse or keyboard, Escape closes);
 at 1280 px the navigation as before, with no button; without script the navigation stays open.
 Screenshots of each state; axe-core finds no serious or critical issue in any."""

@@ -1,5 +1,5 @@
-"""The new and edit order forms with garments in Chromium against real processes (DECISIONS
-§18): a 3-garment order with imprints typed into the size grids at 1280 px and on a phone
+"""The new and edit order forms with garments in Chromium against real processes: a
+3-garment order with imprints typed into the size grids at 1280 px and on a phone
 (sizes shown for the style and colour picked, with what is free; rows added with the buttons,
 nothing typed lost), then edited; the same order made with script turned off, every button a
 plain submit. What the API then shows is checked; the pages are saved as screenshots and

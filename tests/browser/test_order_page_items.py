@@ -1,4 +1,4 @@
-"""The order page's garments in Chromium against real processes (DECISIONS §18): three garments
+"""The order page's garments in Chromium against real processes: three garments
 sent through the API shown as size grids with their imprints and a short size in red, a wide
 grid scrolling inside its box on a phone while the page does not, the outdated work-order
 banner after an edit through the API. Saved at 1280 px and a phone's width; axe-core finds no

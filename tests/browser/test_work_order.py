@@ -1,4 +1,4 @@
-"""The work order in Chromium against real processes (DECISIONS §18): an order of 3 garments and
+"""The work order in Chromium against real processes: an order of 3 garments and
 4 imprints with an approved image proof prints on ONE page of A4 and of Letter; its QR code,
 read back from the rendered page by zxing-cpp, opens the order page at the printed revision,
 and after an edit that page says the printout is out of date. Screenshots of the screen and

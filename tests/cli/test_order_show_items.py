@@ -1,4 +1,4 @@
-"""`pressline order show` of an order of garments (DECISIONS §18): each item with its style,
+"""`pressline order show` of an order of garments: each item with its style,
 colour, description, size run, price and upcharges, stock per size when stocked, and its
 imprints in people's words; `--json` stays the API's own detail, items included."""
 

@@ -1,4 +1,4 @@
-"""Exactly WEBHOOK_DEACTIVATE_AFTER failed attempts, never one more (DECISIONS 16)."""
+"""Exactly WEBHOOK_DEACTIVATE_AFTER failed attempts, never one more."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fair delivery (DECISIONS 16): receivers that hang never delay another subscription."""
+"""Fair delivery: receivers that hang never delay another subscription."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A storefront, an accounting tool and the shop's staff, over real HTTP (DECISIONS §19).
+"""A storefront, an accounting tool and the shop's staff, over real HTTP.
 
 The web process (`python -m api`) and the webhook worker (`python -m daemon`) run as the
 Procfile runs them, on the test database; the storefront's webhook endpoint is a real aiohttp

@@ -1,4 +1,4 @@
-"""Email addresses are refused when typed (DECISIONS §21: `local@domain`, ASCII, no display
+"""Email addresses are refused when typed (`local@domain`, ASCII, no display
 name or brackets): contacts, staff and the workspace's reply-to, through the admin's forms and
 the `pressline` command, with nothing written."""
 

@@ -157,7 +157,7 @@ async def test_cancel_releases_reservations_and_records_order_cancelled(presslin
         "operator",
     )
     events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body)
-    assert [event["name"] for event in events] == ["order.cancelled"]  # DECISIONS §19
+    assert [event["name"] for event in events] == ["order.cancelled"]
     body = json.loads(events[0]["body"])
     assert (body["order_id"], body["stage"], body["customer_id"]) == (
         order.id,

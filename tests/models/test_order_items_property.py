@@ -1,4 +1,4 @@
-"""Print jobs, property-tested through the API (DECISIONS §18): for random garments, sizes,
+"""Print jobs, property-tested through the API: for random garments, sizes,
 upcharges, imprints and plain lines, created and then edited, moved into production or
 cancelled, every answer's lines add up to its subtotal (and to the price the garments make),
 and every SKU's `reserved` is the sum of the size lines of the orders still holding stock.

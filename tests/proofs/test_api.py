@@ -1,4 +1,4 @@
-"""The API's order detail shows the proofs and who approved (DECISIONS §15, additive)."""
+"""The API's order detail shows the proofs and who approved (additive)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Uploaded file names (DECISIONS §21): control characters, slashes and quotes become `_`, the
+"""Uploaded file names: control characters, slashes and quotes become `_`, the
 name ends in the extension of what the file is, at most 200 characters; the file is served
 with a Content-Disposition built from that name (RFC 6266, `filename*` for non-ASCII), even
 for names stored before that rule, and never cached."""

@@ -1,4 +1,4 @@
-"""Text around a proof that the service does not keep (DECISIONS §21): NUL (which PostgreSQL
+"""Text around a proof that the service does not keep: NUL (which PostgreSQL
 text cannot hold) and other control characters in the staff's note and in the customer's
 comment and name are refused with the field's error, on both databases, and nothing changes;
 line breaks from browsers (CR LF) are kept as LF where lines are text."""

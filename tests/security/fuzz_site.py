@@ -34,7 +34,7 @@ from tests.security.admin_walk import admin_routes, fill, records
 
 # Rows a refused request may write by design, left out of the before/after comparison:
 EXCLUDED_TABLES = {
-    "failed_logins": "the login throttle counts every refused login (DECISIONS §17)",
+    "failed_logins": "the login throttle counts every refused login",
     "idempotency_keys": "the API holds a request's key, and keeps its answer for a replay",
 }
 EXCLUDED_COLUMNS = {

@@ -1,5 +1,5 @@
 """Every admin path with another workspace's ids answers the 404 page and changes nothing
-(DECISIONS 10). The paths come from the app's route table, so a new page is covered as
+. The paths come from the app's route table, so a new page is covered as
 soon as it exists; a new kind of path parameter fails here until records() knows it."""
 
 from __future__ import annotations

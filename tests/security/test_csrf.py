@@ -1,4 +1,4 @@
-"""CSRF (DECISIONS 17): a form's token is good for its own session only; before login, for
+"""CSRF: a form's token is good for its own session only; before login, for
 the login form's own pre-session cookie only; login and logout replace it."""
 
 from __future__ import annotations

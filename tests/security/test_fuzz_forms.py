@@ -1,7 +1,7 @@
 """Every write route, fuzzed: random and hostile values (wrong types, non-UTF-8, NUL and C0
 controls, huge, unicode digits, hostile file names, missing or foreign CSRF tokens) posted to
 every admin POST route, the proof page's forms and every API write route, on both databases
-(DECISIONS §8, §21).
+(§21).
 
 Never a 5xx; never a response header uvicorn refuses to send; and a request that is refused
 (4xx) leaves every row of every table as it was, bookkeeping named

@@ -1,4 +1,4 @@
-"""Password guessing (DECISIONS 17): concurrent guesses cannot get past the throttle, and one
+"""Password guessing: concurrent guesses cannot get past the throttle, and one
 client address cannot lock out one email after another."""
 
 from __future__ import annotations

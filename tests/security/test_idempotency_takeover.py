@@ -1,4 +1,4 @@
-"""A keyed POST whose web process is killed mid-request (DECISIONS 17): its key is not stuck.
+"""A keyed POST whose web process is killed mid-request: its key is not stuck.
 The retry, answered by another web process, gets 409 with Retry-After; once the lease ends the
 retry creates the order afresh; never two orders."""
 

@@ -1,4 +1,4 @@
-"""The customer's proof page (/proofs/{token}, DECISIONS 15): the emailed link is the only key,
+"""The customer's proof page (/proofs/{token}): the emailed link is the only key,
 so an altered token finds nothing, and the token never leaves in a Referer or a log line; the
 page has the admin's security headers."""
 

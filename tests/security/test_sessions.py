@@ -1,4 +1,4 @@
-"""Session fixation (DECISIONS 10, 17): whatever session id the browser brings, a login
+"""Session fixation: whatever session id the browser brings, a login
 always issues a new one, and a planted id never becomes a session."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Stored XSS: every text the shop floor stores is shown escaped on every admin page (Jinja2
-autoescape, DECISIONS 10). Each field holds a value that would open a tag and break out of an
+autoescape). Each field holds a value that would open a tag and break out of an
 attribute; every admin page is rendered (from the route table), and the customer's proof
 page, and searched."""
 

@@ -1,6 +1,7 @@
 """One bad message never stops its batch: an address stored before addresses were checked
 refused it, a stored Message-ID or reply-to that is not ASCII, or any unexpected error fails
-that message (its error kept on its row) while the others are sent once; no raw 8-bit header is sent."""
+that message (its error kept on its row) while the others are sent once; no raw 8-bit header
+is sent."""
 
 from __future__ import annotations
 

@@ -135,7 +135,14 @@ class FailingFirstWrite(Wrapped):
                     "SELECT id FROM webhook_subscriptions WHERE id = ANY($1) FOR UPDATE", subs
                 )
                 write = asyncio.create_task(self.store.record(entries, **kwargs))
-                await asyncio.sleep(0.3)
+                async with asyncio.timeout(10):  # until the write waits on the lock
+                    while True:
+                        if await killer.fetchval(
+                            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name"
+                            " = 'pressline-worker-record' AND wait_event_type = 'Lock')"
+                        ):
+                            break
+                        await asyncio.sleep(0.02)
                 await killer.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE application_name = 'pressline-worker-record'"

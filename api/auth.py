@@ -13,6 +13,7 @@ import msgspec
 
 from api.errors import Forbidden, Refused, Unauthorized
 from models import accounts, clock, plans, statements, token_use, tokens
+from models.errors import ErrorCode
 from models.queries.auth import PrincipalRow, token_principal
 
 
@@ -65,7 +66,8 @@ def admit(row: PrincipalRow, now: dt.datetime) -> Principal:
     if not plans.includes_api(plan):
         raise Refused(
             f"The workspace's plan ({plan}) does not include API access; "
-            "upgrade to Premium or Enterprise"
+            "upgrade to Premium or Enterprise",
+            code=ErrorCode.PLAN_EXCLUDES_API,
         )
     return Principal(
         user_id=row.user_id,

@@ -1,4 +1,5 @@
-"""The one error format: `{"message"}` bodies, plus `errors` on 422, for every failure path."""
+"""The one error format for every failure path: `{"message", "code", "details"}`, plus
+`errors` on 422 (`code` is a models.errors.ErrorCode)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from models import db
 from models.errors import (
     ConflictError,
     DomainError,
+    ErrorCode,
     InvalidFields,
     NotFoundError,
     StaleError,
@@ -35,55 +37,72 @@ log = logging.getLogger("pressline.errors")
 
 class ApiError(Exception):
     status_code: int = 400
+    code: ErrorCode = ErrorCode.BAD_REQUEST
     headers: dict[str, str] | None = None
 
-    def __init__(self, message: str, *, headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode | None = None,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.details = details or {}
+        if code is not None:
+            self.code = code
         if headers:
             self.headers = headers
 
     def body(self) -> ErrorBody | ValidationErrorBody:
-        return ErrorBody(message=self.message)
+        return ErrorBody(message=self.message, code=self.code, details=self.details)
 
 
 class Unauthorized(ApiError):
     status_code = HTTP_401_UNAUTHORIZED
+    code = ErrorCode.UNAUTHENTICATED
     headers = {"WWW-Authenticate": "Bearer"}
 
 
 class Forbidden(ApiError):
     status_code = HTTP_403_FORBIDDEN
+    code = ErrorCode.FORBIDDEN
 
 
 class NotFound(ApiError):
     status_code = HTTP_404_NOT_FOUND
-
-    def __init__(self, message: str = "Not found") -> None:
-        super().__init__(message)
+    code = ErrorCode.NOT_FOUND
 
 
 class Conflict(ApiError):
     status_code = HTTP_409_CONFLICT
+    code = ErrorCode.IDEMPOTENCY_IN_PROGRESS
 
 
 class PreconditionFailed(ApiError):
     status_code = HTTP_412_PRECONDITION_FAILED
+    code = ErrorCode.PRECONDITION_FAILED
 
 
 class Refused(ApiError):
     """422 for a rule, not a field: plan limits, plan without API, a refused stage move."""
 
     status_code = HTTP_422_UNPROCESSABLE_ENTITY
+    code = ErrorCode.RULE_REFUSED
 
     def body(self) -> ValidationErrorBody:
-        return ValidationErrorBody(message=self.message, errors={})
+        return ValidationErrorBody(
+            message=self.message, code=self.code, errors={}, details=self.details
+        )
 
 
 class ServiceUnavailable(ApiError):
     """The database was out of reach (docs/operations.md, Faults): try again in a second."""
 
     status_code = HTTP_503_SERVICE_UNAVAILABLE
+    code = ErrorCode.SERVICE_UNAVAILABLE
     headers = {"Retry-After": "1"}
 
 
@@ -121,19 +140,26 @@ def handle_validation_exception(
     return handle_domain_error(request, InvalidFields(errors or {"request": [str(exc.detail)]}))
 
 
+# Framework errors by status: their message and code.
+_FRAMEWORK_ERRORS = {
+    HTTP_404_NOT_FOUND: ("Not found", ErrorCode.NOT_FOUND),
+    405: ("Method not allowed", ErrorCode.METHOD_NOT_ALLOWED),
+    413: ("Request body too large (limit 1 MiB)", ErrorCode.BODY_TOO_LARGE),
+    HTTP_401_UNAUTHORIZED: ("Missing bearer token", ErrorCode.UNAUTHENTICATED),
+    HTTP_403_FORBIDDEN: ("Forbidden", ErrorCode.FORBIDDEN),
+}
+
+
 def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    """Framework errors (404 route, 405, 413, ...) in the `{"message"}` shape."""
+    """Framework errors (404 route, 405, 413, ...) in the one error shape."""
     status = exc.status_code
-    message = {
-        HTTP_404_NOT_FOUND: "Not found",
-        405: "Method not allowed",
-        413: "Request body too large (limit 1 MiB)",
-        HTTP_401_UNAUTHORIZED: "Missing bearer token",
-        HTTP_403_FORBIDDEN: "Forbidden",
-    }.get(status, str(exc.detail))
+    message, code = _FRAMEWORK_ERRORS.get(status, (str(exc.detail), ErrorCode.BAD_REQUEST))
     if status == HTTP_422_UNPROCESSABLE_ENTITY:
-        return _response(status, ValidationErrorBody(message=message, errors={}), exc.headers)
-    return _response(status, ErrorBody(message=message), exc.headers)
+        body = ValidationErrorBody(
+            message=message, code=ErrorCode.VALIDATION_FAILED, errors={}, details={}
+        )
+        return _response(status, body, exc.headers)
+    return _response(status, ErrorBody(message=message, code=code, details={}), exc.headers)
 
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -151,25 +177,28 @@ def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Re
             request, ServiceUnavailable("Database unavailable; retry in a moment")
         )
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
-    return _response(HTTP_500_INTERNAL_SERVER_ERROR, ErrorBody(message="Internal server error"))
+    body = ErrorBody(message="Internal server error", code=ErrorCode.INTERNAL_ERROR, details={})
+    return _response(HTTP_500_INTERNAL_SERVER_ERROR, body)
 
 
 def handle_domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Any]:
     """Refusals raised by models/ map onto the API's error classes here, and only here."""
-    error: ApiError
     if isinstance(exc, InvalidFields):
-        body = ValidationErrorBody(message=exc.message, errors=exc.errors)
+        body = ValidationErrorBody(
+            message=exc.message, code=exc.code, errors=exc.errors, details=exc.details
+        )
         return _response(HTTP_422_UNPROCESSABLE_ENTITY, body)
+    kind: type[ApiError] = Refused
+    headers = None
     if isinstance(exc, NotFoundError):
-        error = NotFound(exc.message)
-    elif isinstance(exc, KeyBusy):  # 1 s: a running request is usually done by then
-        error = Conflict(exc.message, headers={"Retry-After": str(exc.retry_after)})
+        kind = NotFound
     elif isinstance(exc, ConflictError):
-        error = Conflict(exc.message)
+        kind = Conflict
+        if isinstance(exc, KeyBusy):  # 1 s: a running request is usually done by then
+            headers = {"Retry-After": str(exc.retry_after)}
     elif isinstance(exc, StaleError):
-        error = PreconditionFailed(exc.message)
-    else:
-        error = Refused(exc.message)
+        kind = PreconditionFailed
+    error = kind(exc.message, code=exc.code, details=exc.details, headers=headers)
     return handle_api_error(request, error)
 
 

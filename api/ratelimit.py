@@ -61,6 +61,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from api.errors import ApiError
+from models.errors import ErrorCode
 
 if TYPE_CHECKING:
     from models.settings import Settings
@@ -116,6 +117,7 @@ def _decision(allowed: bool, limit: int, remaining: int, wait_seconds: float) ->
 
 class TooManyRequests(ApiError):
     status_code = HTTP_429_TOO_MANY_REQUESTS
+    code = ErrorCode.RATE_LIMITED
 
 
 class Window(Protocol):

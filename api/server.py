@@ -28,13 +28,18 @@ from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
 from models import logs
+from models.errors import ErrorCode
 from models.settings import get_settings
 
 MAX_HEAD_BYTES = 16 * 1024
 GRACEFUL_SHUTDOWN_SECONDS = 25
 APP = "api.app:app"
 _TOO_LARGE = msgspec.json.encode(
-    {"message": f"Request header fields too large (limit {MAX_HEAD_BYTES // 1024} KiB)"}
+    {
+        "message": f"Request header fields too large (limit {MAX_HEAD_BYTES // 1024} KiB)",
+        "code": ErrorCode.HEADERS_TOO_LARGE,
+        "details": {},
+    }
 )
 
 

@@ -6,9 +6,11 @@ msgspec stops at the first error and words it for programmers ("Expected `int`, 
 so its message is never shown: the collector re-reads the input against the Struct instead.
 Rules msgspec cannot state live in the Struct too, as `Meta(extra={"rule": ...})` (a date
 range, a value refused with a reason, how a query string's text is read); rules between fields
-go in the Struct's `__post_init__`, raising `InvalidFields`, and are checked once every field
-is valid on its own. Unknown fields and parameters are ignored. docs/api.md §4.6 and §5 list
-the messages.
+go in the Struct's `__post_init__` (raising `InvalidFields`) or its `rule_errors(path)`
+(returning them), and are checked once every field of that Struct is valid on its own, at every
+depth, so one answer names every problem. A field a request Struct does not have (an
+`Input`) is refused, and so is a parameter a list does not take. docs/api.md lists the
+messages.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from litestar.typing import FieldDefinition
 from msgspec import inspect as mi
 
 from api.idempotency import HEADER, key_errors
-from models.errors import UNSTORABLE_LINE, UNSTORABLE_TEXT, InvalidFields
+from models.errors import EMAIL_REFUSED, UNSTORABLE_LINE, UNSTORABLE_TEXT, InvalidFields
 from models.schemas.rules import (
+    EMAIL_ADDRESS,
     MULTI_LINE,
     NOT_BLANK,
     ONE_LINE,
@@ -41,13 +44,17 @@ T = TypeVar("T")
 
 # The patterns the request Structs use (models/schemas/rules.py), and what each means in words
 # (the admin's and the command line's words for the same rule, models/errors.py). A pattern is
-# checked piece by piece, so a message names exactly what is wrong.
+# checked piece by piece, and the first piece that fails names what is wrong.
 _ONE_LINE = (re.compile(ONE_LINE), UNSTORABLE_LINE)
+_NOT_BLANK = (re.compile(r"[^\s\x00-\x1f]"), "must not be blank")
 _PATTERN_MEANINGS: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ONE_LINE: (_ONE_LINE,),
     MULTI_LINE: ((re.compile(MULTI_LINE), UNSTORABLE_TEXT),),
-    NOT_BLANK: (_ONE_LINE, (re.compile(r"[^\s\x00-\x1f]"), "must not be blank")),
+    NOT_BLANK: (_ONE_LINE, _NOT_BLANK),
+    EMAIL_ADDRESS: (_ONE_LINE, _NOT_BLANK, (re.compile(EMAIL_ADDRESS), EMAIL_REFUSED)),
 }
+# Page sizes are fixed per list: these parameters are accepted and ignored, not refused.
+IGNORED_PARAMETERS = frozenset({"per_page", "page_size", "limit", "size"})
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _INTEGER = re.compile(r"-?[0-9]+")
 _DATE_FORMAT = "must be a valid date in the format YYYY-MM-DD"
@@ -140,6 +147,7 @@ class _Collector:
             for pattern, meaning in pieces:
                 if not pattern.search(value):
                     self.must(path, meaning or f"must match the pattern {t.pattern}")
+                    break
 
     def choice(self, t: mi.LiteralType, value: Any, path: str, rule: Any) -> None:
         if any(type(value) is type(allowed) and value == allowed for allowed in t.values):
@@ -188,6 +196,7 @@ class _Collector:
         if not isinstance(value, dict):
             self.must(path, "must be an object")
             return
+        before = len(self.errors)
         for field in t.fields:
             key = f"{path}.{field.encode_name}" if path else field.encode_name
             given = value.get(field.encode_name)
@@ -199,6 +208,31 @@ class _Collector:
                 self.must(key, "is required")
             elif field.encode_name in value:
                 self.check(field.type, None, key)
+        if len(self.errors) == before:
+            self.rules(t.cls, value, path)
+        if t.forbid_unknown_fields:
+            known = {field.encode_name for field in t.fields}
+            for name in value:
+                if name not in known:
+                    key = f"{path}.{name}" if path else str(name)
+                    self.say(key, f"{name} is not a field of {_noun(t.cls)}.")
+
+    def rules(self, kind: type[Any], value: dict[str, Any], path: str) -> None:
+        """The rules between the fields of a Struct whose every field is valid."""
+        prefix = f"{path}." if path else ""
+        try:
+            decoded = _decoder(kind).decode(_AS_JSON.encode(value))
+        except InvalidFields as refused:  # the Struct's __post_init__
+            for key, messages in refused.errors.items():
+                for message in messages:
+                    self.say(prefix + key, message)
+            return
+        except (msgspec.DecodeError, ValueError):  # a constraint the collector has no words for
+            return
+        if callable(rule_errors := getattr(decoded, "rule_errors", None)):
+            for key, messages in rule_errors(path).items():
+                for message in messages:
+                    self.say(key, message)
 
     def date(self, value: Any, path: str, rule: Any) -> None:
         day = value if isinstance(value, dt.date) else _date(value)
@@ -210,6 +244,17 @@ class _Collector:
 
 # What an object's entries are called in messages ("must not have more than 30 sizes").
 _ENTRY_NAMES = {"sizes": "size", "size_upcharges_cents": "upcharge"}
+_CAMEL_WORD = re.compile(r"[A-Z][a-z]*")
+_AS_JSON = msgspec.json.Encoder(decimal_format="number")
+
+
+def _noun(kind: type[Any]) -> str:
+    """A request Struct's name in words ("OrderLineCreate": "an order line"), unless it says."""
+    if noun := getattr(kind, "noun", None):
+        return str(noun)
+    name = re.sub(r"(Create|Update)$", "", kind.__name__)
+    words = " ".join(word.lower() for word in _CAMEL_WORD.findall(name))
+    return f"{'an' if words[:1] in set('aeiou') else 'a'} {words}"
 
 
 def _required_unless(t: mi.Type, value: dict[str, Any]) -> bool:
@@ -475,7 +520,8 @@ def _read(param: _Param, text: str) -> Any:
 
 
 def parse_query(query: Mapping[str, str], kind: type[T]) -> T:
-    """A list endpoint's query parameters as its query Struct; one 422 names every bad one.
+    """A list endpoint's query parameters as its query Struct; one 422 names every bad one,
+    and every parameter the list does not take (but the ignored page sizes).
 
     `query` is the request's query parameters (the first value of a repeated one counts)."""
     values = {}
@@ -483,10 +529,24 @@ def parse_query(query: Mapping[str, str], kind: type[T]) -> T:
         text = query.get(param.name)
         if text is not None:
             values[param.name] = _read(param, text)
+    unknown = _unknown_parameters(query, kind)
     try:
-        return msgspec.convert(values, kind)
+        parsed = msgspec.convert(values, kind)
     except msgspec.ValidationError:
-        raise InvalidFields(query_errors(values, kind)) from None
+        raise InvalidFields({**query_errors(values, kind), **unknown}) from None
+    if unknown:
+        raise InvalidFields(unknown)
+    return parsed
+
+
+def _unknown_parameters(query: Mapping[str, str], kind: type[Any]) -> dict[str, list[str]]:
+    names = [param.name for param in _params(kind)]
+    listed = ", ".join(names)
+    return {
+        name: [f"{name} is not a parameter of this list; it takes: {listed}."]
+        for name in query
+        if name not in names and name not in IGNORED_PARAMETERS
+    }
 
 
 def query_errors(values: Mapping[str, Any], kind: type[Any]) -> dict[str, list[str]]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Any
 
 MAX_COUNT = 1_000_000_000  # stock levels and limits; well inside a 32-bit integer column
 # An email address: `local@domain` only, ASCII, no display name, no
@@ -23,14 +25,60 @@ EMAIL_REFUSED = (
 )
 
 
+class ErrorCode(StrEnum):
+    """The machine-readable `code` of every error body: stable names a client can branch on
+    (docs/api.md lists what each means). A new refusal gets a new name; a name never changes."""
+
+    VALIDATION_FAILED = "validation_failed"
+    NOT_FOUND = "not_found"
+    UNAUTHENTICATED = "unauthenticated"
+    FORBIDDEN = "forbidden"
+    PLAN_EXCLUDES_API = "plan_excludes_api"
+    RATE_LIMITED = "rate_limited"
+    IDEMPOTENCY_IN_PROGRESS = "idempotency_in_progress"
+    IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
+    PRECONDITION_FAILED = "precondition_failed"
+    STAGE_MOVE_REFUSED = "stage_move_refused"
+    INSUFFICIENT_STOCK = "insufficient_stock"
+    ORDER_LOCKED = "order_locked"
+    ARTWORK_LOCKED = "artwork_locked"
+    PLAN_LIMIT = "plan_limit"
+    EXTERNAL_REF_TAKEN = "external_ref_taken"
+    INVOICE_NOT_PAYABLE = "invoice_not_payable"
+    OVERPAYMENT = "overpayment"
+    RULE_REFUSED = "rule_refused"
+    BAD_REQUEST = "bad_request"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    BODY_TOO_LARGE = "body_too_large"
+    HEADERS_TOO_LARGE = "headers_too_large"
+    SERVICE_UNAVAILABLE = "service_unavailable"
+    INTERNAL_ERROR = "internal_error"
+
+
 class DomainError(Exception):
-    def __init__(self, message: str) -> None:
+    """A refusal: its words (`message`), its `code`, and `details` naming what it is about
+    (the order holding an external_ref: `{"order_id": 19}`)."""
+
+    code: ErrorCode = ErrorCode.RULE_REFUSED
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: ErrorCode | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        if code is not None:
+            self.code = code
+        self.details: dict[str, Any] = details or {}
 
 
 class NotFoundError(DomainError):
     """The record does not exist in this workspace (→ 404)."""
+
+    code = ErrorCode.NOT_FOUND
 
 
 class RuleRefused(DomainError):
@@ -39,11 +87,19 @@ class RuleRefused(DomainError):
 
 class InvalidFields(DomainError):
     """Every problem found with an input, by field (dot paths for nested ones:
-    `lines.0.quantity`) (→ 422 `{"message", "errors"}`)."""
+    `lines.0.quantity`) (→ 422 `{"message", "code", "errors", "details"}`)."""
 
-    def __init__(self, errors: dict[str, list[str]]) -> None:
+    code = ErrorCode.VALIDATION_FAILED
+
+    def __init__(
+        self,
+        errors: dict[str, list[str]],
+        *,
+        code: ErrorCode | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         self.errors = errors
-        super().__init__(summary(errors))
+        super().__init__(summary(errors), code=code, details=details)
 
 
 def summary(errors: dict[str, list[str]]) -> str:
@@ -60,9 +116,13 @@ def summary(errors: dict[str, list[str]]) -> str:
 class ConflictError(DomainError):
     """The same request is already being processed (→ 409)."""
 
+    code = ErrorCode.IDEMPOTENCY_IN_PROGRESS
+
 
 class StaleError(DomainError):
     """The record changed since the caller read it (`If-Match`, a form's revision) (→ 412)."""
+
+    code = ErrorCode.PRECONDITION_FAILED
 
 
 _CONTROLS = re.compile(r"[\x00-\x08\x0a-\x1f]")  # C0 controls but tab

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from models import clock, statements
-from models.errors import ConflictError, InvalidFields
+from models.errors import ConflictError, ErrorCode, InvalidFields
 from models.settings import get_settings
 from models.tables import IdempotencyKey
 
@@ -140,7 +140,8 @@ async def claim(user_id: int, key: str, request_hash: str) -> Claim | StoredResp
                         "This Idempotency-Key was already used for a different request; "
                         "use a new key for a new request."
                     ]
-                }
+                },
+                code=ErrorCode.IDEMPOTENCY_MISMATCH,
             )
         lease_ends = existing["created_at"] + lease()
         abandoned = existing["status"] == "running" and lease_ends <= now

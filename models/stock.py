@@ -16,7 +16,7 @@ import msgspec
 
 from models import clock, db, statements
 from models.actors import Actor
-from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
+from models.errors import ErrorCode, FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID, cannot_match
 from models.queries.inventory import MAX_CODE
 from models.stock_movements import MAX_REASON, Change, MovementKind, record
@@ -209,7 +209,7 @@ async def consume(
             for sku_id in missed:
                 if (level := await conn.row(_LEVEL, sku_id)) is not None:
                     short.append(Short(str(level[0]), quantities[sku_id], int(level[1])))
-        raise RuleRefused(shortage_message(short))
+        raise RuleRefused(shortage_message(short), code=ErrorCode.INSUFFICIENT_STOCK)
     await record(changes, kind=MovementKind.CONSUMPTION, actor=actor, at=now, order_id=order_id)
 
 

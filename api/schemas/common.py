@@ -3,21 +3,39 @@ the field types are in models/schemas/common.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 
+from models.errors import ErrorCode
 from models.schemas.common import Schema
 
 T = TypeVar("T")
 
+Code = Annotated[
+    ErrorCode,
+    msgspec.Meta(description="What was refused, as a stable name to branch on (docs/api.md)"),
+]
+Details = Annotated[
+    dict[str, Any],
+    msgspec.Meta(
+        description=(
+            "What the refusal is about, by name (the order holding an external_ref: "
+            '`{"order_id": 19}`); empty when there is nothing more to say'
+        )
+    ),
+]
+
 
 class ErrorBody(Schema):
     message: str
+    code: Code
+    details: Details
 
 
 class ValidationErrorBody(Schema):
     message: str
+    code: Code
     errors: Annotated[
         dict[str, list[str]],
         msgspec.Meta(
@@ -27,6 +45,7 @@ class ValidationErrorBody(Schema):
             )
         ),
     ]
+    details: Details
 
 
 class Links(Schema):

@@ -21,7 +21,7 @@ from models.accounts import KEEP, FieldErrors, Keep, known_id
 from models.customers.addresses import NewAddress, insert_address
 from models.customers.changes import Precondition, lock_customer, lock_workspace, record
 from models.customers.contacts import NewContact, insert_contact
-from models.errors import InvalidFields, NotFoundError
+from models.errors import ErrorCode, InvalidFields, NotFoundError
 from models.tables import Customer, PriceList
 from models.webhooks.names import EventName
 
@@ -169,7 +169,9 @@ async def _ref_taken(workspace_id: int, ref: str, customer_id: int | None = None
                 "external_ref": [
                     f"The external_ref has already been taken by customer {taken['id']}."
                 ]
-            }
+            },
+            code=ErrorCode.EXTERNAL_REF_TAKEN,
+            details={"customer_id": taken["id"]},
         )
 
 

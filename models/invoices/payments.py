@@ -17,7 +17,7 @@ import msgspec
 
 from models import clock, db, statements
 from models.actors import OPERATOR, Actor
-from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.errors import ErrorCode, InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.invoices import queries
 from models.invoices.status import InvoiceStatus, PaymentMethod
@@ -44,7 +44,9 @@ class Overpaid(InvalidFields):
                     "The amount_cents field must not be greater than the balance, "
                     f"{balance_cents} ({currency} minor units)."
                 ]
-            }
+            },
+            code=ErrorCode.OVERPAYMENT,
+            details={"balance_cents": balance_cents},
         )
 
 
@@ -160,7 +162,8 @@ async def _pay(
     balance = row.total_cents - row.paid_cents
     if row.status not in (InvoiceStatus.ISSUED, InvoiceStatus.PAID):
         raise RuleRefused(
-            f"Invoice {row.number} is {row.status}; only an issued invoice takes payments."
+            f"Invoice {row.number} is {row.status}; only an issued invoice takes payments.",
+            code=ErrorCode.INVOICE_NOT_PAYABLE,
         )
     if amount_cents < 1:
         raise InvalidFields({"amount_cents": ["The amount_cents field must be at least 1."]})
@@ -275,7 +278,8 @@ async def pay_invoice(
         row = await _lock(workspace_id, number)
         if row.status != InvoiceStatus.ISSUED:
             raise RuleRefused(
-                f"Invoice {number} is {row.status}; only an issued invoice can be paid."
+                f"Invoice {number} is {row.status}; only an issued invoice can be paid.",
+                code=ErrorCode.INVOICE_NOT_PAYABLE,
             )
         balance = row.total_cents - row.paid_cents
         if balance > 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from models import clock, db, messages, stock
 from models.actors import Actor
-from models.errors import NotFoundError, RuleRefused
+from models.errors import ErrorCode, NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.orders.stage_moves import touch_customer
 from models.stages import CANCEL_REFUSALS, Move, refusal
@@ -48,7 +48,7 @@ async def cancel_order(*, workspace_id: int, order_id: int, actor: Actor) -> Non
         )
         reason = refusal(move, CANCEL_REFUSALS)
         if reason is not None:
-            raise RuleRefused(reason)
+            raise RuleRefused(reason, code=ErrorCode.STAGE_MOVE_REFUSED)
         await Order.update({Order.stage: "cancelled", Order.updated_at: now}).where(
             Order.id == order_id
         )

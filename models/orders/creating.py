@@ -18,7 +18,7 @@ from typing import Any
 from models import clock, db, plans, statements, stock
 from models.actors import Actor
 from models.customers.addresses import NewAddress
-from models.errors import InvalidFields, NotFoundError, RuleRefused, normalise_newlines
+from models.errors import ErrorCode, InvalidFields, NotFoundError, RuleRefused, normalise_newlines
 from models.filters import MAX_ID
 from models.numbering import local_year, next_number
 from models.orders import content as order_content
@@ -188,7 +188,9 @@ def _check_open_order_limit(open_orders: int, limit: int | None, plan: str) -> N
     if limit is not None and open_orders >= limit:
         raise RuleRefused(
             f"The workspace has reached its limit of {limit} open orders ({plan} plan); "
-            "dispatch or cancel orders, or upgrade the plan."
+            "dispatch or cancel orders, or upgrade the plan.",
+            code=ErrorCode.PLAN_LIMIT,
+            details={"limit": limit, "plan": plan},
         )
 
 
@@ -225,7 +227,11 @@ async def create(
             )
             errors = _field_errors(locked, lines, taken)
             if errors or locked.customer is None:
-                raise InvalidFields(errors)
+                if taken is None:
+                    raise InvalidFields(errors)
+                raise InvalidFields(
+                    errors, code=ErrorCode.EXTERNAL_REF_TAKEN, details={"order_id": taken}
+                )
             _, customer_name, customer_slug, tax_exempt = locked.customer
             # The customer's orders_count and open_orders change. Written first, as every
             # write locks: workspace, customer, order, SKUs by id (docs/operations.md).

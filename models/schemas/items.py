@@ -10,7 +10,7 @@ import msgspec
 from models.orders import items as rules
 from models.orders.item_reads import ItemView
 from models.orders.items import Location, Method, NewImprint, NewItem
-from models.schemas.common import Schema
+from models.schemas.common import Input, Schema
 from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE
 
 MAX_CENTS_GIVEN = 100_000_000
@@ -27,7 +27,7 @@ Millimetres = Annotated[int, msgspec.Meta(ge=1, le=rules.MAX_IMPRINT_MM)]
 # --- request bodies ------------------------------------------------------------------------
 
 
-class ImprintCreate(Schema):
+class ImprintCreate(Input):
     location: Location
     method: Method
     colours: (
@@ -85,7 +85,7 @@ class ImprintCreate(Schema):
         )
 
 
-class ItemCreate(Schema):
+class ItemCreate(Input):
     style: Annotated[
         str,
         msgspec.Meta(
@@ -124,6 +124,10 @@ class ItemCreate(Schema):
     imprints: Annotated[list[ImprintCreate], msgspec.Meta(max_length=rules.MAX_IMPRINTS)] = (
         msgspec.field(default_factory=list)
     )
+
+    def rule_errors(self, path: str) -> dict[str, list[str]]:
+        """Rules between the item's fields and its imprints' (api/validation.py)."""
+        return rules.item_errors(self.new_item(), path)
 
     def new_item(self) -> NewItem:
         return NewItem(

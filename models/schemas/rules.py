@@ -1,4 +1,4 @@
-"""Rules a request Struct carries beside msgspec's own constraints: three patterns and three
+"""Rules a request Struct carries beside msgspec's own constraints: four patterns and three
 markers (`Meta(extra={"rule": ...})`). api/validation.py enforces them and words every refusal.
 
 The patterns are the service's one text rule (models/errors.py `storable` for the admin and
@@ -14,6 +14,8 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from models.errors import EMAIL
+
 # One line of text: no C0 control but tab (NUL included: PostgreSQL text holds none).
 ONE_LINE = r"^[^\x00-\x08\x0a-\x1f]*(?![\s\S])"
 # Multi-line text (notes): tab and line breaks (LF, and CR as sent by Windows systems; stored
@@ -21,6 +23,8 @@ ONE_LINE = r"^[^\x00-\x08\x0a-\x1f]*(?![\s\S])"
 MULTI_LINE = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f]*(?![\s\S])"
 # One line with something other than spaces in it.
 NOT_BLANK = r"^[^\S\x00-\x08\x0a-\x1f]*[^\s\x00-\x1f][^\x00-\x08\x0a-\x1f]*(?![\s\S])"
+# An email address (models.errors.EMAIL), spaces around it trimmed when stored.
+EMAIL_ADDRESS = rf"^[ \t]*{EMAIL.pattern}[ \t]*(?![\s\S])"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Entity tags on single-resource reads and writes (RFC 9110 §13): `If-None-Match` on a GET
-answers 304 when the representation is unchanged; `If-Match` on a PATCH refuses (412) a change
-made from an outdated read. The tag itself is the resource's own (models/schemas)."""
+answers 304 when the representation is unchanged; `If-Match` on a write (a PATCH, an order's
+advance) refuses (412) a change made from an outdated read. The tag itself is the resource's
+own (models/schemas)."""
 
 from __future__ import annotations
 

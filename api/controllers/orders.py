@@ -27,7 +27,7 @@ from models.actors import Actor
 from models.errors import StaleError
 from models.orders import creating, editing, stage_moves
 from models.orders import queries as queries
-from models.orders.queries import OrderRows
+from models.orders.queries import OrderRows, Precondition
 from models.schemas.orders import (
     AdvanceRequest,
     Order,
@@ -43,6 +43,11 @@ PER_PAGE = 50
 STALE_EXAMPLE = (
     "The order changed since you read it (its ETag is no longer the one in If-Match); read "
     "it again and retry."
+)
+STALE_RESPONSE = error_response(
+    ErrorBody,
+    "The order changed since the If-Match tag was read",
+    {"stale": {"message": STALE_EXAMPLE}},
 )
 WRITE_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
@@ -126,15 +131,7 @@ class OrderController(Controller):
         "/{order_id:int}",
         summary="Edit an order: due date, notes, external_ref, lines, items",
         status_code=HTTP_200_OK,
-        responses={
-            **WRITE_RESPONSES,
-            **ONE_RECORD_RESPONSES,
-            412: error_response(
-                ErrorBody,
-                "The order changed since the If-Match tag was read",
-                {"stale": {"message": STALE_EXAMPLE}},
-            ),
-        },
+        responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES, 412: STALE_RESPONSE},
         response_headers=[ETAG_RESPONSE_HEADER, REPLAYED_RESPONSE_HEADER],
         dto=StrictBody[OrderUpdate],
         return_dto=None,
@@ -161,18 +158,13 @@ class OrderController(Controller):
         principal = request.user
         edit = data.edit()
 
-        async def unchanged(current: OrderRows, timezone: str) -> None:
-            tag = etags.of(validated_part(order_detail_body(current, timezone)))
-            if if_match is not None and not etags.current(if_match, tag):
-                raise StaleError(STALE_EXAMPLE)
-
         async def change() -> Outcome:
             await editing.edit_order(
                 workspace_id=principal.workspace_id,
                 order_id=order_id,
                 edit=edit,
                 actor=Actor.token(principal.token_id, principal.user_id),
-                precondition=None if if_match is None else unchanged,
+                precondition=_if_match(if_match),
             )
             return await _detail_outcome(principal, order_id, HTTP_200_OK)
 
@@ -234,8 +226,8 @@ class OrderController(Controller):
         "/{order_id:int}/advance",
         summary="Move an order to another stage",
         status_code=HTTP_200_OK,
-        responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES},
-        response_headers=[REPLAYED_RESPONSE_HEADER],
+        responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES, 412: STALE_RESPONSE},
+        response_headers=[ETAG_RESPONSE_HEADER, REPLAYED_RESPONSE_HEADER],
         dto=StrictBody[AdvanceRequest],
         return_dto=None,
     )
@@ -251,10 +243,13 @@ class OrderController(Controller):
                     "or cancelled order, a move to the current stage, leaving artwork before "
                     "approval when it requires approval, and skipping forward when it requires "
                     "stages in sequence. Rework (backward moves) is allowed. An unknown "
-                    "`to_stage`, or `cancelled`, answers 422 with `errors.to_stage`."
+                    "`to_stage`, or `cancelled`, answers 422 with `errors.to_stage`. With "
+                    "`If-Match`, the move is made only while the order's ETag is still that "
+                    "one (otherwise 412, nothing moved)."
                 )
             ),
         ],
+        if_match: IfMatchHeader = None,
         idempotency_key: IdempotencyKeyHeader = None,
     ) -> Response[OrderDetail]:
         principal = request.user
@@ -267,10 +262,27 @@ class OrderController(Controller):
                 carrier=data.carrier,
                 tracking_number=data.tracking_number,
                 actor=Actor.token(principal.token_id, principal.user_id),
+                precondition=_if_match(if_match),
             )
             return await _detail_outcome(principal, order_id, HTTP_200_OK)
 
-        return await respond(request, idempotency_key, advance)
+        return _tagged(await respond(request, idempotency_key, advance))
+
+
+def _if_match(if_match: str | None) -> Precondition | None:
+    """An `If-Match` header as the write's precondition, checked by the domain under the
+    order's lock (so the check and the change are one step): the order's ETag, as a GET would
+    give it now, must be one the header names (`*` names any; a weak tag none). None without
+    the header: the write checks nothing."""
+    if if_match is None:
+        return None
+
+    async def unchanged(current: OrderRows, timezone: str) -> None:
+        tag = etags.of(validated_part(order_detail_body(current, timezone)))
+        if not etags.current(if_match, tag):
+            raise StaleError(STALE_EXAMPLE)
+
+    return unchanged
 
 
 def _tagged(response: Response[Any]) -> Response[Any]:

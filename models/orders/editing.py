@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -37,7 +37,7 @@ from models.orders import ship_to as ship_to_rules
 from models.orders.item_reads import as_new_item, items_of
 from models.orders.items import NewItem
 from models.orders.lines import NewLine, compute_totals, local_midnight
-from models.orders.queries import OrderRows, get_order
+from models.orders.queries import Precondition, check_precondition
 from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
@@ -84,10 +84,6 @@ class OrderEdit:
     def changes_anything(self) -> bool:
         return bool(self.given())
 
-
-# A precondition on the order as it is now, checked under the lock (the API's `If-Match`);
-# raises StaleError when it does not hold.
-Precondition = Callable[[OrderRows, str], Awaitable[None]]
 
 _ORDER = statements.Sql(
     """
@@ -206,10 +202,7 @@ async def edit_order(
                     f"revision {order.revision}); your changes were not saved."
                 )
             if precondition is not None:
-                current = await get_order(workspace_id, order_id)
-                if current is None:
-                    raise NotFoundError("Order not found")
-                await precondition(current, timezone)
+                await check_precondition(precondition, workspace_id, order_id, timezone)
             if not edit.changes_anything:
                 return
             reason = _refusal(order, edit)

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Awaitable, Callable
 from typing import Literal, NamedTuple
 
 import msgspec
 
 from models import statements
+from models.errors import NotFoundError
 from models.filters import MAX_ID, cannot_match
 from models.orders.item_reads import ItemView, items_of
 from models.statements import Select, Sql, Stamp
@@ -231,6 +233,23 @@ class OrderRows(NamedTuple):
     invoices: list[InvoiceRow]
     proofs: list[ProofRow] | tuple[()] = ()  # none at create
     items: list[ItemView] | tuple[()] = ()
+
+
+# A precondition on the order as it is now (its detail's rows and the workspace's time zone),
+# checked under the order's lock by a write (the API's `If-Match`); raises StaleError when it
+# does not hold.
+Precondition = Callable[[OrderRows, str], Awaitable[None]]
+
+
+async def check_precondition(
+    precondition: Precondition, workspace_id: int, order_id: int, timezone: str
+) -> None:
+    """Run `precondition` on the order as the write's transaction sees it, once the write holds
+    the order's lock: nothing can change it between the check and the write."""
+    current = await get_order(workspace_id, order_id)
+    if current is None:
+        raise NotFoundError("Order not found")
+    await precondition(current, timezone)
 
 
 async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:

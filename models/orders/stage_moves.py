@@ -19,6 +19,7 @@ from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.invoices import issuing
+from models.orders.queries import Precondition, check_precondition
 from models.stages import API_TARGET_STAGES, Move, consumes_stock, refusal
 from models.tables import Artwork, Customer, Order, StageChange, Workspace
 from models.webhooks import events as outbox
@@ -91,9 +92,11 @@ async def advance_order(
     carrier: str | None = None,
     tracking_number: str | None = None,
     actor: Actor,
+    precondition: Precondition | None = None,
 ) -> None:
     """Move the order to `to_stage`, recording `actor` as who moved it, or raise NotFoundError
-    / InvalidFields / RuleRefused (nothing written then)."""
+    / InvalidFields / StaleError (the order fails `precondition`, checked under the order's
+    lock before the move's rules) / RuleRefused (nothing written then)."""
     if to_stage not in API_TARGET_STAGES:
         raise InvalidFields({"to_stage": ["The selected to_stage is invalid."]})
     now = clock.now()
@@ -112,6 +115,8 @@ async def advance_order(
         )
         if workspace is None:
             raise NotFoundError("Order not found")
+        if precondition is not None:
+            await check_precondition(precondition, workspace_id, order_id, workspace["timezone"])
         reason = refusal(await _move(order, workspace, to_stage))
         if reason is not None:
             raise RuleRefused(reason)

@@ -84,6 +84,12 @@ class _Collector:
     def __init__(self, noun: str) -> None:
         self.noun = noun  # "field" in bodies, "parameter" in query strings
         self.errors: dict[str, list[str]] = {}
+        # Fields a Struct does not have, apart: they never keep its rules from being checked.
+        self.unknown: dict[str, list[str]] = {}
+
+    @property
+    def found(self) -> dict[str, list[str]]:
+        return {**self.errors, **self.unknown}
 
     def say(self, path: str, sentence: str) -> None:
         self.errors.setdefault(path, []).append(sentence)
@@ -215,13 +221,13 @@ class _Collector:
             for name in value:
                 if name not in known:
                     key = f"{path}.{name}" if path else str(name)
-                    self.say(key, f"{name} is not a field of {_noun(t.cls)}.")
+                    self.unknown[key] = [f"{name} is not a field of {_noun(t.cls)}."]
 
     def rules(self, kind: type[Any], value: dict[str, Any], path: str) -> None:
         """The rules between the fields of a Struct whose every field is valid."""
         prefix = f"{path}." if path else ""
         try:
-            decoded = _decoder(kind).decode(_AS_JSON.encode(value))
+            decoded = _decoder(kind).decode(_AS_JSON.encode(_known(struct_info(kind), value)))
         except InvalidFields as refused:  # the Struct's __post_init__
             for key, messages in refused.errors.items():
                 for message in messages:
@@ -246,6 +252,24 @@ class _Collector:
 _ENTRY_NAMES = {"sizes": "size", "size_upcharges_cents": "upcharge"}
 _CAMEL_WORD = re.compile(r"[A-Z][a-z]*")
 _AS_JSON = msgspec.json.Encoder(decimal_format="number")
+
+
+def _known(t: mi.Type, value: Any) -> Any:
+    """`value` without the fields its Structs do not have, at every depth (already reported)."""
+    if isinstance(t, mi.Metadata):
+        return _known(t.type, value)
+    if isinstance(t, mi.UnionType):
+        for member in t.types:
+            value = _known(member, value)
+        return value
+    if isinstance(t, mi.StructType) and isinstance(value, dict):
+        fields = {field.encode_name: field.type for field in t.fields}
+        return {name: _known(fields[name], item) for name, item in value.items() if name in fields}
+    if isinstance(t, mi.ListType) and isinstance(value, list):
+        return [_known(t.item_type, item) for item in value]
+    if isinstance(t, mi.DictType) and isinstance(value, dict):
+        return {name: _known(t.value_type, item) for name, item in value.items()}
+    return value
 
 
 def _noun(kind: type[Any]) -> str:
@@ -382,7 +406,7 @@ def body_errors(raw: bytes, kind: type[Any]) -> dict[str, list[str]]:
         return _NOT_AN_OBJECT
     collector = _Collector("field")
     collector.struct(struct_info(kind), value, "")
-    return collector.errors or {"body": ["The request body is invalid."]}
+    return collector.found or {"body": ["The request body is invalid."]}
 
 
 def decode_body(raw: bytes, kind: type[T]) -> T:

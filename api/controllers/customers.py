@@ -237,6 +237,7 @@ class CustomerController(Controller):
 
     @post(
         "/{customer_id:int}/contacts",
+        operation_id="createCustomerContact",
         summary="Add a contact to a customer",
         status_code=HTTP_201_CREATED,
         responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES},
@@ -277,6 +278,7 @@ class CustomerController(Controller):
 
     @patch(
         "/{customer_id:int}/contacts/{contact_id:int}",
+        operation_id="updateCustomerContact",
         summary="Edit a customer's contact",
         status_code=HTTP_200_OK,
         responses=EDIT_RESPONSES,
@@ -316,6 +318,7 @@ class CustomerController(Controller):
 
     @delete(
         "/{customer_id:int}/contacts/{contact_id:int}",
+        operation_id="deleteCustomerContact",
         summary="Remove a customer's contact",
         status_code=HTTP_204_NO_CONTENT,
         responses=DELETE_RESPONSES,
@@ -341,6 +344,7 @@ class CustomerController(Controller):
 
     @post(
         "/{customer_id:int}/addresses",
+        operation_id="createCustomerAddress",
         summary="Add an address to a customer",
         status_code=HTTP_201_CREATED,
         responses={**WRITE_RESPONSES, **ONE_RECORD_RESPONSES},
@@ -375,6 +379,7 @@ class CustomerController(Controller):
 
     @patch(
         "/{customer_id:int}/addresses/{address_id:int}",
+        operation_id="updateCustomerAddress",
         summary="Edit a customer's address",
         status_code=HTTP_200_OK,
         responses=EDIT_RESPONSES,
@@ -415,6 +420,7 @@ class CustomerController(Controller):
 
     @delete(
         "/{customer_id:int}/addresses/{address_id:int}",
+        operation_id="deleteCustomerAddress",
         summary="Remove a customer's address",
         status_code=HTTP_204_NO_CONTENT,
         responses=DELETE_RESPONSES,

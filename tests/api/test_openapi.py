@@ -229,6 +229,77 @@ async def test_due_by_is_documented_with_the_workspace_offset(openapi):
     assert "workspace" in due_by["description"]
 
 
+# Every operation's id, as a generated client names its function.
+OPERATION_IDS = {
+    ("get", "/health"): "getHealth",
+    ("get", "/api/v1/me"): "getMe",
+    ("get", "/api/v1/customers"): "listCustomers",
+    ("post", "/api/v1/customers"): "createCustomer",
+    ("get", "/api/v1/customers/{customer_id}"): "getCustomer",
+    ("patch", "/api/v1/customers/{customer_id}"): "updateCustomer",
+    ("post", "/api/v1/customers/{customer_id}/contacts"): "createCustomerContact",
+    ("patch", "/api/v1/customers/{customer_id}/contacts/{contact_id}"): "updateCustomerContact",
+    ("delete", "/api/v1/customers/{customer_id}/contacts/{contact_id}"): "deleteCustomerContact",
+    ("post", "/api/v1/customers/{customer_id}/addresses"): "createCustomerAddress",
+    ("patch", "/api/v1/customers/{customer_id}/addresses/{address_id}"): "updateCustomerAddress",
+    ("delete", "/api/v1/customers/{customer_id}/addresses/{address_id}"): "deleteCustomerAddress",
+    ("get", "/api/v1/orders"): "listOrders",
+    ("post", "/api/v1/orders"): "createOrder",
+    ("get", "/api/v1/orders/{order_id}"): "getOrder",
+    ("patch", "/api/v1/orders/{order_id}"): "updateOrder",
+    ("post", "/api/v1/orders/{order_id}/advance"): "advanceOrder",
+    ("get", "/api/v1/invoices"): "listInvoices",
+    ("get", "/api/v1/invoices/{invoice_id}"): "getInvoice",
+    ("post", "/api/v1/invoices/{invoice_id}/payments"): "createPayment",
+    ("get", "/api/v1/inventory"): "listInventory",
+    ("get", "/api/v1/events"): "listEvents",
+    ("get", "/api/v1/events/{event_id}"): "getEvent",
+}
+CAMEL_CASE = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)*")
+
+
+async def test_operation_ids_are_unique_camel_case_names(openapi):
+    ids = {
+        (method, path): operation["operationId"]
+        for path, item in openapi["paths"].items()
+        for method, operation in item.items()
+    }
+    webhook_ids = [item["post"]["operationId"] for item in openapi["webhooks"].values()]
+
+    assert {key: ids.get(key) for key in OPERATION_IDS} == OPERATION_IDS
+    assert [i for i in ids.values() if not CAMEL_CASE.fullmatch(i)] == []  # later routes too
+    every_id = [*ids.values(), *webhook_ids]
+    assert len(set(every_id)) == len(every_id)
+
+
+def test_a_route_without_an_id_of_its_own_is_named_after_its_handler():
+    from litestar import Litestar, delete, patch, post
+    from litestar.params import FromPath
+
+    from api.openapi import OPENAPI_CONFIG
+
+    @post("/orders/{order_id:int}/artwork/approve")
+    async def approve_artwork(order_id: FromPath[int]) -> None: ...
+
+    @post("/orders/{order_id:int}/proofs")
+    async def add_proof(order_id: FromPath[int]) -> None: ...
+
+    @patch("/orders/{order_id:int}/proofs/{version:int}")
+    async def edit_proof(order_id: FromPath[int], version: FromPath[int]) -> None: ...
+
+    @delete("/orders/{order_id:int}/proofs/{version:int}", operation_id="withdrawProof")
+    async def remove_proof(order_id: FromPath[int], version: FromPath[int]) -> None: ...
+
+    handlers = [approve_artwork, add_proof, edit_proof, remove_proof]
+    paths = Litestar(handlers, openapi_config=OPENAPI_CONFIG).openapi_schema.to_schema()["paths"]
+
+    assert paths["/orders/{order_id}/artwork/approve"]["post"]["operationId"] == "approveArtwork"
+    assert paths["/orders/{order_id}/proofs"]["post"]["operationId"] == "createProof"
+    version = paths["/orders/{order_id}/proofs/{version}"]
+    assert version["patch"]["operationId"] == "updateProof"
+    assert version["delete"]["operationId"] == "withdrawProof"  # its own, as given
+
+
 async def _data() -> tuple[dict[str, str], dict[str, int]]:
     ws, _, auth = await factories.account()
     pl = await factories.price_list(ws)

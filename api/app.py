@@ -128,6 +128,7 @@ def create_app() -> Litestar:
     openapi.give_headers_a_schema(app.openapi_schema)
     document_events(app, app.openapi_schema)
     openapi.rename_components(app.openapi_schema)
+    openapi.type_nullable_formats(app.openapi_schema)
     links.document_server(app.openapi_schema, app.state[links.STATE_KEY])
     return app
 

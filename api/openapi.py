@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass
+from dataclasses import is_dataclass, replace
+from enum import Enum
 from typing import Any
 
 from litestar import Router
@@ -234,24 +235,57 @@ def rename_components(schema: OpenAPI) -> None:
         body = schema.components.schemas[new]
         if isinstance(body, Schema):
             body.title = new
-    prefix = "#/components/schemas/"
-    targets = {prefix + old: prefix + new for old, new in renamed.items()}
-    seen: set[int] = set()
+    _retarget(schema, renamed)
 
-    def walk(node: Any) -> None:
-        if id(node) in seen:
-            return
+
+_LEAVES = (str, int, float, Enum)  # bool is an int
+
+
+def _nodes(*roots: Any) -> Iterator[Any]:
+    """Every object of the document under `roots` (its dataclasses, dicts and lists), each
+    once; a `$ref` is not followed."""
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if node is None or isinstance(node, _LEAVES) or id(node) in seen:
+            continue
         seen.add(id(node))
+        yield node
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+        elif is_dataclass(node):
+            stack.extend(vars(node).values())  # the spec's dataclasses have no slots
+
+
+_COMPONENT = "#/components/schemas/"
+
+
+def _retarget(root: Any, names: dict[str, str]) -> None:
+    """Point every `$ref` under `root` to a component in `names` at its new name."""
+    targets = {_COMPONENT + old: _COMPONENT + new for old, new in names.items()}
+    for node in _nodes(root):
         if isinstance(node, Reference):
             node.ref = targets.get(node.ref, node.ref)
-        elif is_dataclass(node):
-            for field in fields(node):
-                walk(getattr(node, field.name))
-        elif isinstance(node, dict):
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list | tuple):
-            for value in node:
-                walk(value)
 
-    walk(schema)
+
+def type_nullable_formats(schema: OpenAPI) -> None:
+    """Litestar writes a nullable timestamp's `format` beside its `oneOf`
+    (`{"oneOf": [{"type": "string"}, {"type": "null"}], "format": "date-time"}`): valid, but
+    client generators read the branches and type the field as a plain string. The format
+    moves into the string branch, where they find it (`datetime | None` in Python)."""
+    for node in list(_nodes(schema)):
+        if not isinstance(node, Schema) or not node.one_of or node.format is None:
+            continue
+        branches = [
+            replace(branch, format=node.format)
+            if isinstance(branch, Schema)
+            and branch.type == OpenAPIType.STRING
+            and branch.format is None
+            else branch
+            for branch in node.one_of
+        ]
+        if any(new is not old for new, old in zip(branches, node.one_of, strict=True)):
+            node.one_of, node.format = branches, None

@@ -85,17 +85,25 @@ class InvoiceSummary(Schema):
     ]
     currency: str
     issued_at: Timestamp | None
-    due_at: Annotated[
-        Timestamp | None,
-        msgspec.Meta(
-            description="issued_at plus the customer's payment terms when it was issued "
-            "(prepaid and on_receipt: issued_at; net_N: N days later)"
-        ),
-    ]
-    paid_at: Annotated[
-        Timestamp | None,
-        msgspec.Meta(description="When the payment that brought the balance to 0 was made"),
-    ]
+    # The description on the timestamp, not on the union: a Meta around `Timestamp | None`
+    # would replace the timestamp's own schema (its date-time format) instead of adding to it.
+    due_at: (
+        Annotated[
+            Timestamp,
+            msgspec.Meta(
+                description="issued_at plus the customer's payment terms when it was issued "
+                "(prepaid and on_receipt: issued_at; net_N: N days later)"
+            ),
+        ]
+        | None
+    )
+    paid_at: (
+        Annotated[
+            Timestamp,
+            msgspec.Meta(description="When the payment that brought the balance to 0 was made"),
+        ]
+        | None
+    )
     created_at: Timestamp
     updated_at: UpdatedAt
 

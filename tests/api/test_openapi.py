@@ -300,6 +300,54 @@ def test_a_route_without_an_id_of_its_own_is_named_after_its_handler():
     assert version["delete"]["operationId"] == "withdrawProof"  # its own, as given
 
 
+def _strings(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The string forms a property may take: itself, or its non-null branches."""
+    branches = schema.get("oneOf", schema.get("anyOf", [schema]))
+    return [branch for branch in branches if branch.get("type") != "null"]
+
+
+# Properties that hold a timestamp, by name: `*_at`, a due date, a history entry's `at`.
+_TIMESTAMP = re.compile(r".*_at|at|due_by")
+
+
+async def test_every_timestamp_is_a_typed_date_time_null_or_not(openapi):
+    schemas = openapi["components"]["schemas"]
+    seen = []
+    for name, body in schemas.items():
+        for prop, schema in body.get("properties", {}).items():
+            if not _TIMESTAMP.fullmatch(prop):
+                continue
+            seen.append(f"{name}.{prop}")
+            request = name.endswith(("Create", "Update"))
+            expected = "date" if request and prop == "due_by" else "date-time"
+            if "oneOf" in schema or "anyOf" in schema:  # the format is in the branch
+                assert "format" not in schema, (name, prop)
+            assert [(s.get("type"), s.get("format")) for s in _strings(schema)] == [
+                ("string", expected)
+            ], (name, prop, schema)
+    assert {"Order.due_by", "OrderDetail.dispatched_at", "Artwork.approved_at"} <= set(seen)
+    assert {"InvoiceSummary.due_at", "InvoiceDetail.paid_at", "OrderCreate.due_by"} <= set(seen)
+    due_by = schemas["OrderDetail"]["properties"]["due_by"]
+    assert due_by["oneOf"] == [{"type": "string", "format": "date-time"}, {"type": "null"}]
+
+
+async def test_no_format_is_left_beside_a_one_of(openapi):
+    found = []
+
+    def walk(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            if "format" in node and ("oneOf" in node or "anyOf" in node):
+                found.append(where)
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}/{index}")
+
+    walk(openapi, "")
+    assert found == []
+
+
 async def _data() -> tuple[dict[str, str], dict[str, int]]:
     ws, _, auth = await factories.account()
     pl = await factories.price_list(ws)

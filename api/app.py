@@ -93,6 +93,7 @@ def create_app() -> Litestar:
         # After routing: the token, the plan and the rate limit (api/request_path.py).
         middleware=[ApiAccess],
     )
+    struct_schemas = openapi.StructSchemas()
     app = Litestar(
         route_handlers=[
             api_v1,
@@ -113,6 +114,7 @@ def create_app() -> Litestar:
         on_shutdown=[limiter.close],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         openapi_config=OPENAPI_CONFIG,
+        plugins=[struct_schemas],
         template_config=TEMPLATE_CONFIG,
         request_max_body_size=MAX_BODY_BYTES,
         logging_config=request_log.logging_config(settings.log_level),
@@ -129,6 +131,7 @@ def create_app() -> Litestar:
     document_events(app, app.openapi_schema)
     openapi.rename_components(app.openapi_schema)
     openapi.type_nullable_formats(app.openapi_schema)
+    openapi.require_what_is_always_sent(app.openapi_schema, struct_schemas)
     links.document_server(app.openapi_schema, app.state[links.STATE_KEY])
     return app
 

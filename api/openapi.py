@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from copy import deepcopy
 from dataclasses import is_dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, get_args, get_origin
 
+import msgspec
 from litestar import Router
+from litestar._openapi.schema_generation import SchemaCreator  # pinned litestar: see pyproject
+from litestar._openapi.schema_generation.plugins import StructSchemaPlugin
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig, ResponseSpec
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -27,6 +31,7 @@ from litestar.openapi.spec import (
     SecurityScheme,
 )
 from litestar.static_files import create_static_files_router
+from litestar.typing import FieldDefinition
 from swagger_ui_bundle import swagger_ui_path
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
@@ -271,6 +276,20 @@ def _retarget(root: Any, names: dict[str, str]) -> None:
             node.ref = targets.get(node.ref, node.ref)
 
 
+def _referenced(components: dict[str, Any], *roots: Any) -> set[str]:
+    """The components `roots` refer to, directly or through other components."""
+    found: set[str] = set()
+    todo = list(roots)
+    while todo:
+        for node in _nodes(todo.pop()):
+            if isinstance(node, Reference) and node.ref.startswith(_COMPONENT):
+                name = node.ref.removeprefix(_COMPONENT)
+                if name not in found and name in components:
+                    found.add(name)
+                    todo.append(components[name])
+    return found
+
+
 def type_nullable_formats(schema: OpenAPI) -> None:
     """Litestar writes a nullable timestamp's `format` beside its `oneOf`
     (`{"oneOf": [{"type": "string"}, {"type": "null"}], "format": "date-time"}`): valid, but
@@ -289,3 +308,92 @@ def type_nullable_formats(schema: OpenAPI) -> None:
         ]
         if any(new is not old for new, old in zip(branches, node.one_of, strict=True)):
             node.one_of, node.format = branches, None
+
+
+def always_encoded(struct: Any) -> frozenset[str]:
+    """The keys every encoding of a msgspec Struct (or a generic one's alias) has: every
+    field's, but a field that may be UNSET and, with `omit_defaults`, one with a default."""
+    config = (get_origin(struct) or struct).__struct_config__
+    keys = {
+        field.encode_name
+        for field in msgspec.structs.fields(struct)
+        if not _may_be_unset(field) and not (config.omit_defaults and not field.required)
+    }
+    if config.tag_field is not None:
+        keys.add(config.tag_field)
+    return frozenset(keys)
+
+
+def _may_be_unset(field: msgspec.structs.FieldInfo) -> bool:
+    def mentions_unset(annotation: Any) -> bool:
+        return annotation is msgspec.UnsetType or any(map(mentions_unset, get_args(annotation)))
+
+    return field.default is msgspec.UNSET or mentions_unset(field.type)
+
+
+class StructSchemas(StructSchemaPlugin):
+    """Litestar's own schemas of msgspec Structs, each remembered with the keys every
+    encoding of its Struct has (`always_encoded`), for `require_what_is_always_sent`. One per
+    application: give the same instance to `Litestar(plugins=...)` and to that function."""
+
+    def __init__(self) -> None:
+        self._keys: dict[int, tuple[Schema, frozenset[str]]] = {}
+
+    def to_openapi_schema(
+        self, field_definition: FieldDefinition, schema_creator: SchemaCreator
+    ) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        self._keys[id(schema)] = (schema, always_encoded(field_definition.type_))
+        return schema
+
+    def keys_of(self, schema: Schema) -> frozenset[str] | None:
+        known = self._keys.get(id(schema))
+        return known[1] if known is not None and known[0] is schema else None
+
+
+INPUT_SUFFIX = "Input"
+
+
+def require_what_is_always_sent(schema: OpenAPI, structs: StructSchemas) -> None:
+    """Litestar lists as required only the fields without a default: right for what a client
+    sends, where a default means "may be left out". What the API sends (responses, webhook
+    bodies) has every field of its Struct, defaults included, so there every key the Struct
+    always encodes is required, and a generated client's models need not make them optional.
+
+    A Struct that is both sent and received (an order's `ShipTo`) becomes two components: the
+    one responses use, with its keys required, and `<Name>Input` for request bodies, whose
+    defaulted fields stay optional (so does a body of both kinds that embeds one)."""
+    components = schema.components.schemas or {}
+    operations = list(_operations(schema))
+    requests = [(op.request_body, op.parameters) for op in operations]
+    sent = _referenced(components, [op.responses for op in operations], schema.webhooks)
+    received = _referenced(components, requests)
+    required: dict[str, list[str]] = {}
+    for name in sent:
+        body = components[name]
+        keys = structs.keys_of(body) if isinstance(body, Schema) else None
+        if keys is None or not body.properties:
+            continue
+        listed = set(body.required or ())
+        wanted = listed | (keys & body.properties.keys())
+        if wanted != listed:
+            required[name] = sorted(wanted)
+    both = sent & received
+    changed = both & required.keys()
+    split = {
+        name: name + INPUT_SUFFIX
+        for name in sorted(both)
+        if name in changed or _referenced(components, components[name]) & changed
+    }
+    if clash := set(split.values()) & set(components):
+        raise RuntimeError(f"component names would clash: {sorted(clash)}")
+    copies = {copy: deepcopy(components[name]) for name, copy in split.items()}
+    for copy, body in copies.items():
+        body.title = copy
+    # Requests refer to the copies: directly, through components only requests use, and
+    # through the copies themselves.
+    _retarget([requests, [components[name] for name in received - sent], copies], split)
+    components.update(copies)
+    for name, listed_keys in required.items():
+        components[name].required = listed_keys
+    schema.components.schemas = dict(sorted(components.items()))

@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import jsonschema_rs
 import msgspec
@@ -348,6 +348,132 @@ async def test_no_format_is_left_beside_a_one_of(openapi):
     assert found == []
 
 
+def _refs(node: Any) -> set[str]:
+    text = json.dumps(node)
+    return set(re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', text))
+
+
+def _closure(schemas: dict[str, Any], names: set[str]) -> set[str]:
+    found: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo.extend(_refs(schemas[name]))
+    return found
+
+
+# Keys a response may leave out: a line's item_id is present only on lines made from an item.
+SOMETIMES_ABSENT = {("OrderLine", "item_id")}
+
+
+async def test_every_key_a_response_always_has_is_required(openapi):
+    schemas = openapi["components"]["schemas"]
+    operations = [op for item in openapi["paths"].values() for op in item.values()]
+    sent = _closure(
+        schemas, _refs([op["responses"] for op in operations]) | _refs(openapi["webhooks"])
+    )
+    received = _closure(
+        schemas, _refs([[op.get("requestBody"), op.get("parameters")] for op in operations])
+    )
+
+    assert {"Order", "OrderDetail", "Artwork", "Item", "ShipTo", "EventPage"} <= sent
+    for name in sent:
+        body = schemas[name]
+        if "properties" not in body:
+            continue
+        optional = set(body["properties"]) - set(body.get("required", []))
+        assert optional == {key for owner, key in SOMETIMES_ABSENT if owner == name}, name
+    assert {"items", "revision", "ship_to"} <= set(schemas["OrderDetail"]["required"])
+    assert {"approved_by", "proofs"} <= set(schemas["Artwork"]["required"])
+    # Requests keep their defaults optional; the address both use is two components.
+    assert "ShipTo" not in received and "ShipToInput" not in sent
+    assert set(schemas["ShipToInput"]["required"]) == {"line1", "city", "country"}
+    assert set(schemas["ShipTo"]["required"]) == set(schemas["ShipTo"]["properties"])
+    create = schemas["OrderCreate"]
+    assert create["properties"]["ship_to"]["oneOf"][0] == {
+        "$ref": "#/components/schemas/ShipToInput"
+    }
+    assert "due_by" not in create.get("required", [])
+    detail = schemas["OrderDetail"]["properties"]["ship_to"]
+    assert detail["oneOf"][0] == {"$ref": "#/components/schemas/ShipTo"}
+
+
+class _Address(msgspec.Struct, kw_only=True):
+    line1: str
+    line2: str = ""
+
+
+class _Sent(msgspec.Struct, kw_only=True, omit_defaults=True):
+    address: _Address
+    note: str | None = None  # left out when None
+
+
+class _Received(msgspec.Struct, kw_only=True):
+    address: _Address
+    count: int = 1
+    label: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class _Kept(msgspec.Struct, kw_only=True):
+    address: _Address
+    when: int = 0
+
+
+def _document(*handlers: Any) -> dict[str, Any]:
+    from litestar import Litestar
+
+    from api.openapi import OPENAPI_CONFIG, StructSchemas, require_what_is_always_sent
+
+    structs = StructSchemas()
+    app = Litestar(list(handlers), openapi_config=OPENAPI_CONFIG, plugins=[structs])
+    require_what_is_always_sent(app.openapi_schema, structs)
+    return app.openapi_schema.to_schema()
+
+
+def test_responses_require_what_every_encoding_has_and_requests_keep_their_defaults():
+    from litestar import post
+    from litestar.params import Body
+
+    @post("/things")
+    async def make_thing(data: Annotated[_Received, Body()]) -> _Sent: ...
+
+    schemas = _document(make_thing)["components"]["schemas"]
+
+    assert schemas["_Sent"]["required"] == ["address"]  # omit_defaults may leave `note` out
+    assert schemas["_Received"]["required"] == ["address"]
+    assert schemas["_Address"]["required"] == ["line1", "line2"]
+    assert schemas["_AddressInput"]["required"] == ["line1"]
+    assert schemas["_Sent"]["properties"]["address"] == {"$ref": "#/components/schemas/_Address"}
+    assert schemas["_Received"]["properties"]["address"] == {
+        "$ref": "#/components/schemas/_AddressInput"
+    }
+
+
+def test_a_body_both_ways_that_embeds_a_split_one_is_split_too():
+    from litestar import post
+    from litestar.params import Body
+
+    @post("/kept")
+    async def keep(data: Annotated[_Kept, Body()]) -> _Kept: ...
+
+    @post("/things")
+    async def make_thing(data: Annotated[_Received, Body()]) -> _Sent: ...
+
+    schemas = _document(keep, make_thing)["components"]["schemas"]
+
+    assert schemas["_Kept"]["required"] == ["address", "when"]
+    assert schemas["_KeptInput"]["required"] == ["address"]
+    assert schemas["_Kept"]["properties"]["address"] == {"$ref": "#/components/schemas/_Address"}
+    assert schemas["_KeptInput"]["properties"]["address"] == {
+        "$ref": "#/components/schemas/_AddressInput"
+    }
+    assert schemas["_Received"]["properties"]["address"] == {
+        "$ref": "#/components/schemas/_AddressInput"
+    }
+
+
 async def _data() -> tuple[dict[str, str], dict[str, int]]:
     ws, _, auth = await factories.account()
     pl = await factories.price_list(ws)
@@ -458,6 +584,7 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
             "X-SVC-Event",
             "X-SVC-Signature",
             "X-SVC-Delivery",
+            "X-SVC-Workspace",
             "X-SVC-Attempt",
             "User-Agent",
             "webhook-id",
@@ -467,6 +594,8 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
         }
         assert not headers["X-SVC-Signature-Previous"]["required"]  # during a rotation only
         assert headers["X-SVC-Event"]["schema"]["const"] == name
+        assert headers["webhook-id"]["schema"]["pattern"] == "^dlv_[a-z2-7]{26,}$"
+        assert headers["X-SVC-Delivery"]["schema"]["pattern"] == "^dlv_[a-z2-7]{26,}$"
         media = operation["requestBody"]["content"]["application/json"]
         component = media["schema"]["$ref"].rsplit("/", 1)[1]
         [example] = media["examples"].values()

@@ -13,7 +13,7 @@ from models.filters import MAX_ID
 from models.invoices.payments import MAX_REFERENCE
 from models.invoices.queries import InvoiceRow, InvoiceRows, PaymentRow
 from models.invoices.status import InvoiceStatus, PaymentMethod
-from models.schemas.common import Schema, Timestamp, UpdatedAt
+from models.schemas.common import Input, Schema, Timestamp, UpdatedAt
 from models.schemas.orders import CustomerRef
 from models.schemas.rules import ONE_LINE
 from models.statements import iso, iso_or_none
@@ -119,7 +119,7 @@ class PaymentReceipt(Schema):
     invoice: InvoiceDetail
 
 
-class PaymentCreate(Schema):
+class PaymentCreate(Input):
     amount_cents: Annotated[
         int,
         msgspec.Meta(

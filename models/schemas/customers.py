@@ -14,8 +14,8 @@ from models.customers.addresses import NewAddress
 from models.customers.contacts import NewContact
 from models.customers.queries import AddressRow, CustomerListRow, CustomerRows, PaymentTerms
 from models.customers.records import CustomerChanges
-from models.schemas.common import DecimalString, Schema, UpdatedAt
-from models.schemas.rules import NOT_BLANK, ONE_LINE
+from models.schemas.common import DecimalString, Input, Schema, UpdatedAt
+from models.schemas.rules import EMAIL_ADDRESS, NOT_BLANK, ONE_LINE
 from models.statements import iso
 
 Slug = Annotated[str, msgspec.Meta(description="Used by the `customer` filter of GET /orders")]
@@ -223,7 +223,7 @@ Email = Annotated[
     str,
     msgspec.Meta(
         max_length=254,
-        pattern=NOT_BLANK,
+        pattern=EMAIL_ADDRESS,
         description="`local@domain`, ASCII, no display name or < >",
     ),
 ]
@@ -258,7 +258,7 @@ IsDefault = Annotated[
 ]
 
 
-class ContactCreate(Schema):
+class ContactCreate(Input):
     name: ContactName
     email: Email
     phone: Phone = ""
@@ -268,7 +268,7 @@ class ContactCreate(Schema):
         return NewContact(self.name, self.email, self.phone, self.is_primary)
 
 
-class ContactUpdate(Schema):
+class ContactUpdate(Input):
     """Only the fields sent change."""
 
     name: ContactName | msgspec.UnsetType = msgspec.UNSET
@@ -286,7 +286,7 @@ class ContactUpdate(Schema):
         return {**given, "primary": self.is_primary is True}
 
 
-class AddressCreate(Schema):
+class AddressCreate(Input):
     line1: Line1
     city: City
     country: Country
@@ -305,7 +305,7 @@ class AddressCreate(Schema):
         return NewAddress(**values, default=default)
 
 
-class AddressUpdate(Schema):
+class AddressUpdate(Input):
     """Only the fields sent change."""
 
     label: Label | msgspec.UnsetType = msgspec.UNSET
@@ -327,7 +327,7 @@ class AddressUpdate(Schema):
         return {field: value for field, value in values.items() if value is not msgspec.UNSET}
 
 
-class CustomerCreate(Schema):
+class CustomerCreate(Input):
     name: CustomerName
     external_ref: ExternalRef | None = None
     price_list: PriceListName | None = None
@@ -364,7 +364,7 @@ class CustomerCreate(Schema):
         }
 
 
-class CustomerUpdate(Schema):
+class CustomerUpdate(Input):
     """Only the fields sent change; `external_ref` or `price_list` null clears it. Contacts
     and addresses change through their own paths."""
 

@@ -6,7 +6,9 @@ stock; due date, notes and external_ref until it is dispatched or cancelled. A c
 writes the order's items and lines again (models/orders/content.py), prices them again and
 moves reservations by the difference, recorded as stock movements "order edited". Every
 change raises `revision` by one, so a printed work order can tell it is out of date, and is
-recorded in `order_edits` (revision, fields changed, who) for the order's timeline.
+recorded in `order_edits` (revision, fields changed, who) for the order's timeline. A ship-to
+given in part is merged into the order's (a JSON merge patch, models/orders/ship_to.py) as
+the locked row has it, and the result checked whole.
 
 The workspace row is locked first (as a create does: external_ref is unique in the
 workspace), then the order row (as a stage move does), then the SKUs in id order, reserving
@@ -61,7 +63,9 @@ class OrderEdit:
     external_ref: str | Keep | None = KEEP
     lines: Sequence[NewLine] | None = None  # None: the plain lines stay
     items: Sequence[NewItem] | None = None  # None: the items stay
-    ship_to: NewAddress | Keep | None = KEEP  # None: no ship-to
+    # None: no ship-to; an AddressPatch: merged into the order's (RFC 7396); a NewAddress: that
+    # whole address (the patch naming every field)
+    ship_to: ship_to_rules.AddressPatch | NewAddress | Keep | None = KEEP
     ship_to_address_id: int | None = None  # one of the customer's addresses, copied
 
     @property
@@ -224,13 +228,18 @@ async def edit_order(
                 due_by = local_midnight(edit.due_by, timezone) if edit.due_by else None
             notes = order.notes if isinstance(edit.notes, Keep) else normalise_newlines(edit.notes)
             shipping = order.ship_to
-            if edit.ship_to_address_id is not None or not isinstance(edit.ship_to, Keep):
+            patch = edit.ship_to
+            if isinstance(patch, NewAddress):
+                patch = ship_to_rules.AddressPatch.whole(patch)
+            if isinstance(patch, ship_to_rules.AddressPatch):
+                shipping = ship_to_rules.encode(patch.merged(order.ship_to))
+            elif edit.ship_to_address_id is not None or edit.ship_to is None:
                 shipping = ship_to_rules.encode(
                     await ship_to_rules.resolve(
                         conn,
                         workspace_id,
                         order.customer["id"],
-                        given=edit.ship_to if isinstance(edit.ship_to, NewAddress) else None,
+                        given=None,
                         address_id=edit.ship_to_address_id,
                         fallback=None,
                     )

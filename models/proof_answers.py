@@ -47,6 +47,7 @@ async def approve(token: str, *, name: str, address: str) -> tuple[bool, Link]:
             workspace_id=link.workspace_id,
             order_id=link.order_id,
             approved_by=name or "the customer (no name given)",
+            source=artwork.ApprovalSource.CUSTOMER,
         )
 
     return await _answer(token, approved, "approved", name, address)

@@ -322,7 +322,9 @@ class StockMovement(Table, tablename="stock_movements"):
 
 
 class Artwork(Table, tablename="artwork"):
-    """The artwork state of one order (one row per order, created with the order)."""
+    """The artwork state of one order (one row per order, created with the order). While it
+    is approved, `approved_by`, `approval_source` and `approval_note` say by whom and how
+    (models/artwork.py ApprovalSource); a new proof clears them."""
 
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
@@ -332,6 +334,28 @@ class Artwork(Table, tablename="artwork"):
     approved_at = Timestamptz(null=True, default=None)
     updated_at = Timestamptz(default=TimestamptzNow())
     approved_by = Varchar(length=200, null=True, default=None)  # the name the approver gave
+    approval_source = Varchar(length=20, null=True, default=None)  # customer | recorded
+    approval_note = Text(null=True, default=None)  # a recorded approval's note
+
+
+class ArtworkApproval(Table, tablename="artwork_approvals"):
+    """An approval given outside the proof page (at checkout, by phone, by email) and recorded
+    by staff in the admin, an integration through the API or an operator at a shell
+    (models/artwork.py): the version it approved (0 before any proof), the approver's name,
+    a note, and who recorded it (`actor_kind` with the user and/or token, as stage moves).
+    Kept as long as the order, whatever proofs follow. A customer's answer through the
+    proof page is kept on its proof (artwork_proofs) instead."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    order = ForeignKey(Order, on_delete=OnDelete.cascade, index=True)
+    version = Integer()
+    approved_by = Varchar(length=200)
+    note = Text(default="")
+    actor_kind = Varchar(length=10)  # models.actors.ActorKind
+    user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
+    created_at = Timestamptz(default=TimestamptzNow())
 
 
 class ArtworkProof(Table, tablename="artwork_proofs"):

@@ -25,6 +25,7 @@ MAX_EXTERNAL_REF = 100  # orders.external_ref
 Stage = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched", "cancelled"]
 InvoiceStatus = Literal["draft", "issued", "paid", "void"]
 ArtworkStatus = Literal["awaiting_proof", "awaiting_approval", "approved", "changes_requested"]
+ApprovalSource = Literal["customer", "recorded"]  # models.artwork.ApprovalSource
 
 
 class OrderRow(msgspec.Struct, array_like=True, frozen=True):
@@ -59,6 +60,33 @@ class OrderDetailRow(OrderRow, array_like=True, frozen=True):
     artwork_approved_by: str | None = None
     revision: int = 1
     ship_to: str | dict[str, str] | None = None  # JSON (models/orders/ship_to.py)
+    artwork_approval_source: ApprovalSource | None = None
+    artwork_approval_note: str | None = None
+
+    @property
+    def artwork(self) -> ArtworkRow | None:
+        """The order's artwork, None without an artwork row."""
+        if self.artwork_status is None:
+            return None
+        return ArtworkRow(
+            status=self.artwork_status,
+            version=self.artwork_version or 0,
+            approved_at=self.artwork_approved_at,
+            approved_by=self.artwork_approved_by,
+            approval_source=self.artwork_approval_source,
+            approval_note=self.artwork_approval_note,
+        )
+
+
+class ArtworkRow(msgspec.Struct, array_like=True, frozen=True):
+    """An order's artwork row (models/artwork.py)."""
+
+    status: ArtworkStatus
+    version: int
+    approved_at: Stamp | None
+    approved_by: str | None
+    approval_source: ApprovalSource | None  # null: approved before sources were recorded
+    approval_note: str | None
 
 
 class LineRow(msgspec.Struct, array_like=True, frozen=True):
@@ -131,7 +159,7 @@ DETAIL = Select(
     OrderDetailRow,
     f"""
     SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by,
-        o.revision, o.ship_to
+        o.revision, o.ship_to, a.approval_source, a.approval_note
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1
@@ -149,6 +177,18 @@ PROOFS = Select(
     """
     SELECT version, file_name, content_type, size, UTC_TEXT(created_at), customer_comment
     FROM artwork_proofs WHERE "order" = $1 ORDER BY version
+    """,
+)
+ORDER_EXISTS = Sql("SELECT 1 FROM orders WHERE workspace = $1 AND id = $2")
+# The order's artwork (an order without its row shows none), $1 workspace, $2 order.
+ARTWORK = Select(
+    ArtworkRow,
+    """
+    SELECT a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by, a.approval_source,
+        a.approval_note
+    FROM orders o JOIN artwork a ON a."order" = o.id
+    WHERE o.workspace = $1 AND o.id = $2
+    LIMIT 1
     """,
 )
 INVOICES = Select(
@@ -270,3 +310,19 @@ async def get_order(workspace_id: int, order_id: int) -> OrderRows | None:
             proofs=await reader.all(PROOFS, order_id),
             items=await items_of(reader, workspace_id, order_id),
         )
+
+
+async def get_artwork(
+    workspace_id: int, order_id: int
+) -> tuple[ArtworkRow | None, list[ProofRow]] | None:
+    """The order's artwork row (None without one) and its proofs, oldest first; None for an
+    order this workspace does not have. Read on the caller's transaction when there is one, so
+    a write's answer shows what it wrote."""
+    if not 0 < order_id <= MAX_ID:
+        return None
+    async with statements.connection() as reader:
+        exists = await reader.row(ORDER_EXISTS, workspace_id, order_id)
+        if exists is None:
+            return None
+        artwork = await reader.one(ARTWORK, workspace_id, order_id)
+        return artwork, await reader.all(PROOFS, order_id)

@@ -1,5 +1,6 @@
 """One order's story, newest first: its stage moves, edits, proofs, the
-customer's answers, emails, invoices, payments and webhook deliveries, merged into one list.
+customer's answers, recorded approvals, emails, invoices, payments and webhook deliveries,
+merged into one list.
 
 One statement per source, each bounded to its newest LIMIT rows and scoped to the workspace,
 whatever the order's size; the two that record who acted, stage moves and edits, share one.
@@ -27,6 +28,7 @@ class EntryKind(StrEnum):
     EDIT = "edit"
     PROOF_SENT = "proof_sent"
     ANSWER = "answer"  # the customer's answer to a proof
+    APPROVAL = "approval"  # an approval given elsewhere and recorded (models/artwork.py)
     EMAIL = "email"
     INVOICE = "invoice"
     PAYMENT = "payment"
@@ -40,6 +42,7 @@ _RANK = {
     EntryKind.EDIT: 0,
     EntryKind.PROOF_SENT: 0,
     EntryKind.ANSWER: 0,
+    EntryKind.APPROVAL: 0,
     EntryKind.INVOICE: 1,
     EntryKind.PAYMENT: 1,
     EntryKind.EMAIL: 2,
@@ -138,6 +141,19 @@ class Proof(msgspec.Struct, array_like=True, frozen=True):
         return self.answer == "approved"
 
 
+class Approval(msgspec.Struct, array_like=True, frozen=True):
+    """An approval given elsewhere (at checkout, by phone) and who recorded it."""
+
+    id: int
+    version: int  # the version approved; 0 before any proof
+    approved_by: str
+    note: str
+    created_at: Stamp
+    actor_kind: str  # models.actors.ActorKind
+    user_name: str | None
+    token_name: str | None
+
+
 class Email(msgspec.Struct, array_like=True, frozen=True):
     id: int
     subject: str
@@ -225,6 +241,17 @@ PROOFS = Select(
     ORDER BY p.version DESC LIMIT $3
     """,
 )
+APPROVALS = Select(
+    Approval,
+    """
+    SELECT a.id, a.version, a.approved_by, a.note, a.created_at, a.actor_kind, u.name, t.name
+    FROM artwork_approvals a
+    LEFT JOIN users u ON u.id = a."user"
+    LEFT JOIN api_tokens t ON t.id = a.token
+    WHERE a.workspace = $1 AND a."order" = $2
+    ORDER BY a.id DESC LIMIT $3
+    """,
+)
 EMAILS = Select(
     Email,
     """
@@ -303,6 +330,7 @@ async def timeline(
     changes = await reader.all(CHANGES, *args)
     deliveries = await reader.all(DELIVERIES, *args)
     proofs = await reader.all(PROOFS, *args)
+    approvals = await reader.all(APPROVALS, *args)
     emails = await reader.all(EMAILS, *args)
     invoices = await reader.all(INVOICES, *args)
     payments = await reader.all(PAYMENTS, *args)
@@ -323,6 +351,10 @@ async def timeline(
             answered = when(p.answered_at)
             entries.append(Entry(EntryKind.ANSWER, answered, f"answer-{p.version}", p, p.version))
     entries += [
+        Entry(EntryKind.APPROVAL, when(r.created_at), f"approval-{r.id}", r, r.id)
+        for r in approvals
+    ]
+    entries += [
         Entry(EntryKind.EMAIL, when(r.created_at), f"message-{r.id}", r, r.id) for r in emails
     ]
     entries += [
@@ -333,6 +365,6 @@ async def timeline(
         Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r, r.id) for r in payments
     ]
     entries.sort(key=lambda entry: entry.sort_key, reverse=True)
-    sources = (moves, edits, deliveries, proofs, emails, invoices, payments)
+    sources = (moves, edits, deliveries, proofs, approvals, emails, invoices, payments)
     cut = len(entries) > limit or any(len(rows) == limit for rows in sources)
     return Timeline(entries=entries[:limit], more=cut, invoices=invoices[::-1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
@@ -16,8 +16,18 @@ from models.orders import ship_to as ship_to_rules
 from models.orders.editing import KEEP, OrderEdit
 from models.orders.items import NewItem
 from models.orders.lines import NewLine
-from models.orders.queries import ArtworkStatus, InvoiceStatus, LineRow, OrderRow, OrderRows, Stage
-from models.schemas.common import Input, LocalTimestamp, Schema, Timestamp, UpdatedAt
+from models.orders.queries import (
+    ApprovalSource,
+    ArtworkRow,
+    ArtworkStatus,
+    InvoiceStatus,
+    LineRow,
+    OrderRow,
+    OrderRows,
+    ProofRow,
+    Stage,
+)
+from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.schemas.items import Item, ItemList, item_bodies
 from models.schemas.rules import (
     MULTI_LINE,
@@ -58,15 +68,6 @@ class OrderLine(Schema, omit_defaults=True):
 
 
 Line = Annotated[str, msgspec.Meta(max_length=200, pattern=ONE_LINE)]
-Line1 = Annotated[str, msgspec.Meta(max_length=200, pattern=NOT_BLANK)]
-City = Annotated[str, msgspec.Meta(max_length=100, pattern=NOT_BLANK)]
-Region = Annotated[str, msgspec.Meta(max_length=100, pattern=ONE_LINE)]
-PostalCode = Annotated[str, msgspec.Meta(max_length=20, pattern=ONE_LINE)]
-Country = Annotated[
-    str,
-    msgspec.Meta(pattern="^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code, upper case (GB, US)"),
-]
-Phone = Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)]
 
 
 class ShipTo(Schema, kw_only=True):
@@ -74,42 +75,21 @@ class ShipTo(Schema, kw_only=True):
 
     name: Line = ""
     company: Line = ""
-    line1: Line1
+    line1: Annotated[str, msgspec.Meta(max_length=200, pattern=NOT_BLANK)]
     line2: Line = ""
-    city: City
-    region: Region = ""
-    postal_code: PostalCode = ""
-    country: Country
-    phone: Phone = ""
+    city: Annotated[str, msgspec.Meta(max_length=100, pattern=NOT_BLANK)]
+    region: Annotated[str, msgspec.Meta(max_length=100, pattern=ONE_LINE)] = ""
+    postal_code: Annotated[str, msgspec.Meta(max_length=20, pattern=ONE_LINE)] = ""
+    country: Annotated[
+        str,
+        msgspec.Meta(
+            pattern="^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code, upper case (GB, US)"
+        ),
+    ]
+    phone: Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)] = ""
 
     def new_address(self) -> NewAddress:
         return NewAddress(**msgspec.structs.asdict(self))
-
-
-class ShipToPatch(Input, kw_only=True):
-    """A change of an order's ship-to, merged into it as a JSON merge patch (RFC 7396): a
-    field given replaces the order's, `null` clears it, a field left out stays as it is. The
-    merged address is checked whole: clearing `line1`, `city` or `country`, or patching an
-    order without a ship-to with less than those, answers 422 naming each missing one."""
-
-    noun: ClassVar[str] = "a ship-to address"
-
-    name: Line | msgspec.UnsetType | None = msgspec.UNSET
-    company: Line | msgspec.UnsetType | None = msgspec.UNSET
-    line1: Line1 | msgspec.UnsetType | None = msgspec.UNSET
-    line2: Line | msgspec.UnsetType | None = msgspec.UNSET
-    city: City | msgspec.UnsetType | None = msgspec.UNSET
-    region: Region | msgspec.UnsetType | None = msgspec.UNSET
-    postal_code: PostalCode | msgspec.UnsetType | None = msgspec.UNSET
-    country: Country | msgspec.UnsetType | None = msgspec.UNSET
-    phone: Phone | msgspec.UnsetType | None = msgspec.UNSET
-
-    def patch(self) -> ship_to_rules.AddressPatch:
-        """The fields given, as models.orders.editing.edit_order merges them."""
-        given = msgspec.structs.asdict(self).items()
-        return ship_to_rules.AddressPatch(
-            {field: value for field, value in given if value is not msgspec.UNSET}
-        )
 
 
 ShipToAddressId = Annotated[
@@ -201,15 +181,34 @@ class Proof(Schema):
 
 
 class Artwork(Schema):
+    """An order's artwork: its status, the current version and who approved it (the order
+    detail's `artwork`, and the answer of the artwork endpoints)."""
+
     status: ArtworkStatus
-    version: int
+    version: Annotated[
+        int, msgspec.Meta(description="The current proof's version; 0 until a first proof")
+    ]
     approved_at: Timestamp | None
     approved_by: Annotated[
         str | None,
         msgspec.Meta(
             description="Extension: the name the customer gave when approving on the proof "
-            'page, or "operator"; null until approved'
+            "page, or the name given with a recorded approval (`operator` for one recorded "
+            "at a shell); null until approved"
         ),
+    ] = None
+    approval_source: Annotated[
+        ApprovalSource | None,
+        msgspec.Meta(
+            description="Extension: how the approval was given: `customer` on the proof "
+            "page, `recorded` elsewhere (at checkout, by phone) and recorded by staff, an "
+            "integration or an operator; null until approved, and for approvals older than "
+            "this field"
+        ),
+    ] = None
+    approval_note: Annotated[
+        str | None,
+        msgspec.Meta(description="Extension: the note of a recorded approval, or null"),
     ] = None
     proofs: Annotated[
         list[Proof], msgspec.Meta(description="Extension: every proof sent, oldest first")
@@ -343,28 +342,37 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
             )
             for invoice in rows.invoices
         ],
-        artwork=Artwork(status="awaiting_proof", version=0, approved_at=None)
-        if order.artwork_status is None
-        else Artwork(
-            status=order.artwork_status,
-            version=order.artwork_version or 0,
-            approved_at=iso_or_none(order.artwork_approved_at),
-            approved_by=order.artwork_approved_by if order.artwork_status == "approved" else None,
-            proofs=[
-                Proof(
-                    version=proof.version,
-                    file_name=proof.file_name,
-                    content_type=proof.content_type,
-                    size=proof.size,
-                    created_at=iso(proof.created_at),
-                    customer_comment=proof.customer_comment,
-                )
-                for proof in rows.proofs
-            ],
-        ),
+        artwork=artwork_body(order.artwork, rows.proofs),
         items=item_bodies(rows.items),
         revision=order.revision,
         ship_to=ship_to_body(order.ship_to),
+    )
+
+
+def artwork_body(row: ArtworkRow | None, proofs: Iterable[ProofRow]) -> Artwork:
+    """An order's artwork from its row (None: the order has none, so no proof either) and
+    its proofs, oldest first. Who approved, and how, is shown while it is approved."""
+    if row is None:
+        return Artwork(status="awaiting_proof", version=0, approved_at=None)
+    approved = row.status == "approved"
+    return Artwork(
+        status=row.status,
+        version=row.version,
+        approved_at=iso_or_none(row.approved_at),
+        approved_by=row.approved_by if approved else None,
+        approval_source=row.approval_source if approved else None,
+        approval_note=row.approval_note if approved else None,
+        proofs=[
+            Proof(
+                version=proof.version,
+                file_name=proof.file_name,
+                content_type=proof.content_type,
+                size=proof.size,
+                created_at=iso(proof.created_at),
+                customer_comment=proof.customer_comment,
+            )
+            for proof in proofs
+        ],
     )
 
 
@@ -521,7 +529,7 @@ def new_lines(lines: list[OrderLineCreate]) -> list[NewLine]:
 
 class OrderUpdate(Schema):
     """`PATCH /orders/{id}`: only the fields sent change; a given `lines` or
-    `items` replaces all of its kind; a given `ship_to` is merged into the order's."""
+    `items` replaces all of its kind."""
 
     due_by: DueBy | msgspec.UnsetType | None = msgspec.UNSET
     notes: Notes | msgspec.UnsetType | None = msgspec.UNSET
@@ -529,13 +537,7 @@ class OrderUpdate(Schema):
     lines: LineList | msgspec.UnsetType = msgspec.UNSET
     items: ItemList | msgspec.UnsetType = msgspec.UNSET
     ship_to: (
-        Annotated[
-            ShipToPatch,
-            msgspec.Meta(
-                description="Merged into the order's ship-to (RFC 7396): only the fields "
-                "given change, a field's null clears it; null removes the whole ship-to"
-            ),
-        ]
+        Annotated[ShipTo, msgspec.Meta(description="null removes the order's ship-to")]
         | msgspec.UnsetType
         | None
     ) = msgspec.UNSET
@@ -554,7 +556,7 @@ class OrderUpdate(Schema):
             items=None if self.items is msgspec.UNSET else [item.new_item() for item in self.items],
             ship_to=KEEP
             if self.ship_to is msgspec.UNSET
-            else (None if self.ship_to is None else self.ship_to.patch()),
+            else (None if self.ship_to is None else self.ship_to.new_address()),
             ship_to_address_id=None
             if self.ship_to_address_id is msgspec.UNSET
             else self.ship_to_address_id,

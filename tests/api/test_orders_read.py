@@ -162,6 +162,8 @@ async def test_detail_adds_history_invoices_and_artwork(client):
             "version": 3,
             "approved_at": "2026-03-01T12:00:05+00:00",
             "approved_by": None,
+            "approval_source": None,
+            "approval_note": None,
             "proofs": [],
         },
         "items": [],  # an order of plain lines
@@ -189,6 +191,8 @@ async def test_new_order_detail_defaults(client):
         "version": 0,
         "approved_at": None,
         "approved_by": None,
+        "approval_source": None,
+        "approval_note": None,
         "proofs": [],
     }
 
@@ -205,6 +209,8 @@ async def test_artwork_defaults_when_the_order_has_no_artwork_row(client):
         "version": 0,
         "approved_at": None,
         "approved_by": None,
+        "approval_source": None,
+        "approval_note": None,
         "proofs": [],
     }
 

@@ -16,6 +16,8 @@ async def test_the_order_detail_lists_proofs_and_the_approver(staff, customer, c
         "version": 0,
         "approved_at": None,
         "approved_by": None,
+        "approval_source": None,
+        "approval_note": None,
         "proofs": [],
     }
     await upload(s, png(), "v1.png")
@@ -34,6 +36,7 @@ async def test_the_order_detail_lists_proofs_and_the_approver(staff, customer, c
         2,
         "Dana",
     )
+    assert (artwork["approval_source"], artwork["approval_note"]) == ("customer", None)
     assert artwork["approved_at"].endswith("+00:00")
     assert [
         (p["version"], p["file_name"], p["content_type"], p["customer_comment"])
@@ -44,4 +47,4 @@ async def test_the_order_detail_lists_proofs_and_the_approver(staff, customer, c
 
     schema = (await client.get("/schema/openapi.json")).json()
     fields = schema["components"]["schemas"]["Artwork"]["properties"]
-    assert {"approved_by", "proofs"} <= set(fields)
+    assert {"approved_by", "approval_source", "approval_note", "proofs"} <= set(fields)

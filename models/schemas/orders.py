@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 from zoneinfo import ZoneInfo
 
 import msgspec
@@ -27,7 +27,7 @@ from models.orders.queries import (
     ProofRow,
     Stage,
 )
-from models.schemas.common import LocalTimestamp, Schema, Timestamp, UpdatedAt
+from models.schemas.common import Input, LocalTimestamp, Schema, Timestamp, UpdatedAt
 from models.schemas.items import Item, ItemList, item_bodies
 from models.schemas.rules import (
     MULTI_LINE,
@@ -68,6 +68,15 @@ class OrderLine(Schema, omit_defaults=True):
 
 
 Line = Annotated[str, msgspec.Meta(max_length=200, pattern=ONE_LINE)]
+Line1 = Annotated[str, msgspec.Meta(max_length=200, pattern=NOT_BLANK)]
+City = Annotated[str, msgspec.Meta(max_length=100, pattern=NOT_BLANK)]
+Region = Annotated[str, msgspec.Meta(max_length=100, pattern=ONE_LINE)]
+PostalCode = Annotated[str, msgspec.Meta(max_length=20, pattern=ONE_LINE)]
+Country = Annotated[
+    str,
+    msgspec.Meta(pattern="^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code, upper case (GB, US)"),
+]
+Phone = Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)]
 
 
 class ShipTo(Schema, kw_only=True):
@@ -75,21 +84,42 @@ class ShipTo(Schema, kw_only=True):
 
     name: Line = ""
     company: Line = ""
-    line1: Annotated[str, msgspec.Meta(max_length=200, pattern=NOT_BLANK)]
+    line1: Line1
     line2: Line = ""
-    city: Annotated[str, msgspec.Meta(max_length=100, pattern=NOT_BLANK)]
-    region: Annotated[str, msgspec.Meta(max_length=100, pattern=ONE_LINE)] = ""
-    postal_code: Annotated[str, msgspec.Meta(max_length=20, pattern=ONE_LINE)] = ""
-    country: Annotated[
-        str,
-        msgspec.Meta(
-            pattern="^[A-Z]{2}$", description="ISO 3166-1 alpha-2 code, upper case (GB, US)"
-        ),
-    ]
-    phone: Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)] = ""
+    city: City
+    region: Region = ""
+    postal_code: PostalCode = ""
+    country: Country
+    phone: Phone = ""
 
     def new_address(self) -> NewAddress:
         return NewAddress(**msgspec.structs.asdict(self))
+
+
+class ShipToPatch(Input, kw_only=True):
+    """A change of an order's ship-to, merged into it as a JSON merge patch (RFC 7396): a
+    field given replaces the order's, `null` clears it, a field left out stays as it is. The
+    merged address is checked whole: clearing `line1`, `city` or `country`, or patching an
+    order without a ship-to with less than those, answers 422 naming each missing one."""
+
+    noun: ClassVar[str] = "a ship-to address"
+
+    name: Line | msgspec.UnsetType | None = msgspec.UNSET
+    company: Line | msgspec.UnsetType | None = msgspec.UNSET
+    line1: Line1 | msgspec.UnsetType | None = msgspec.UNSET
+    line2: Line | msgspec.UnsetType | None = msgspec.UNSET
+    city: City | msgspec.UnsetType | None = msgspec.UNSET
+    region: Region | msgspec.UnsetType | None = msgspec.UNSET
+    postal_code: PostalCode | msgspec.UnsetType | None = msgspec.UNSET
+    country: Country | msgspec.UnsetType | None = msgspec.UNSET
+    phone: Phone | msgspec.UnsetType | None = msgspec.UNSET
+
+    def patch(self) -> ship_to_rules.AddressPatch:
+        """The fields given, as models.orders.editing.edit_order merges them."""
+        given = msgspec.structs.asdict(self).items()
+        return ship_to_rules.AddressPatch(
+            {field: value for field, value in given if value is not msgspec.UNSET}
+        )
 
 
 ShipToAddressId = Annotated[
@@ -529,7 +559,7 @@ def new_lines(lines: list[OrderLineCreate]) -> list[NewLine]:
 
 class OrderUpdate(Schema):
     """`PATCH /orders/{id}`: only the fields sent change; a given `lines` or
-    `items` replaces all of its kind."""
+    `items` replaces all of its kind; a given `ship_to` is merged into the order's."""
 
     due_by: DueBy | msgspec.UnsetType | None = msgspec.UNSET
     notes: Notes | msgspec.UnsetType | None = msgspec.UNSET
@@ -537,7 +567,13 @@ class OrderUpdate(Schema):
     lines: LineList | msgspec.UnsetType = msgspec.UNSET
     items: ItemList | msgspec.UnsetType = msgspec.UNSET
     ship_to: (
-        Annotated[ShipTo, msgspec.Meta(description="null removes the order's ship-to")]
+        Annotated[
+            ShipToPatch,
+            msgspec.Meta(
+                description="Merged into the order's ship-to (RFC 7396): only the fields "
+                "given change, a field's null clears it; null removes the whole ship-to"
+            ),
+        ]
         | msgspec.UnsetType
         | None
     ) = msgspec.UNSET
@@ -556,7 +592,7 @@ class OrderUpdate(Schema):
             items=None if self.items is msgspec.UNSET else [item.new_item() for item in self.items],
             ship_to=KEEP
             if self.ship_to is msgspec.UNSET
-            else (None if self.ship_to is None else self.ship_to.new_address()),
+            else (None if self.ship_to is None else self.ship_to.patch()),
             ship_to_address_id=None
             if self.ship_to_address_id is msgspec.UNSET
             else self.ship_to_address_id,

@@ -25,6 +25,9 @@ from piccolo.columns import (
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.table import Table
 
+from models.delivery_ids import MAX_LENGTH as DELIVERY_ID_LENGTH
+from models.delivery_ids import new_delivery_id
+
 # --- tenancy -------------------------------------------------------------------------------
 
 
@@ -507,9 +510,14 @@ class WebhookEvent(Table, tablename="webhook_events"):
 
 
 class WebhookDelivery(Table, tablename="webhook_deliveries"):
-    """One event for one subscription: `pending` → `succeeded` | `failed`, or `skipped`."""
+    """One event for one subscription: `pending` → `succeeded` | `failed`, or `skipped`.
+    `public_id` (`dlv_…`, models/delivery_ids.py) is what its `webhook-id` carries, the same on
+    every attempt; the integer `id` stays the key operators and the admin's URLs use."""
 
     id: Serial
+    # Made here for every row written through Piccolo; the database makes one for any other
+    # insert (migration 2026-11-30T10:15). Unique: deliveries_public_id.
+    public_id = Varchar(length=DELIVERY_ID_LENGTH, unique=True, default=new_delivery_id)
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
     # No index of their own: deliveries_event_subscription and deliveries_subscription_created
     # start with these columns (migration 2026-11-25T17:00).

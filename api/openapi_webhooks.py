@@ -37,6 +37,7 @@ REF = "#/components/schemas/{}"
 OCCURRED = dt.datetime(2026, 5, 4, 9, 12, 44, tzinfo=dt.UTC)
 DUE = dt.datetime(2026, 5, 8, 23, 0, tzinfo=dt.UTC)
 CUSTOMER = {"id": 17, "name": "Acme Tees", "slug": "acme-tees"}
+WORKSPACE_ID = 3
 EXAMPLE_IDS = {
     "order.stage_changed": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
     "order.dispatched": "6f2d9c1e-8a4b-4e0f-9d3a-2c7b5e1f0a98",
@@ -134,7 +135,9 @@ def _fields(name: str) -> dict[str, Any]:
 
 def example_body(name: str) -> dict[str, Any]:
     """The body the outbox would write for this event (as an object)."""
-    text = outbox.encode_body(name, EXAMPLE_IDS[name], OCCURRED, _fields(name))
+    text = outbox.encode_body(
+        name, EXAMPLE_IDS[name], OCCURRED, _fields(name), workspace_id=WORKSPACE_ID
+    )
     body: dict[str, Any] = msgspec.json.decode(text)
     return body
 
@@ -185,7 +188,7 @@ def _operation(name: str, ref: Reference) -> Operation:
         "old; de-duplicate on `event_id` (delivery is at least once, in no guaranteed order). "
         "The same event is readable later with `GET /api/v1/events/{event_id}`. An owner can "
         "also send a `webhook.test` event (`event`, `event_id`, `occurred_at`, "
-        "`subscription_id`) to one subscription, whatever its event list.",
+        "`workspace_id`, `subscription_id`) to one subscription, whatever its event list.",
         operation_id="webhook_" + name.replace(".", "_"),
         parameters=[
             _header("X-SVC-Event", "The event name", const=name),
@@ -281,11 +284,15 @@ def _test_body() -> Schema:
     """`webhook.test`: sent to one subscription on request, never part of the events feed."""
     return Schema(
         type=OpenAPIType.OBJECT,
-        required=["event", "event_id", "occurred_at", "subscription_id"],
+        required=["event", "event_id", "occurred_at", "workspace_id", "subscription_id"],
         properties={
             "event": Schema(type=OpenAPIType.STRING, const=TEST_EVENT),
             "event_id": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.UUID),
             "occurred_at": Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.DATE_TIME),
+            "workspace_id": Schema(
+                type=OpenAPIType.INTEGER,
+                description="The workspace (print shop) the subscription belongs to",
+            ),
             "subscription_id": Schema(
                 type=OpenAPIType.INTEGER, description="The subscription the test was sent to"
             ),

@@ -39,7 +39,7 @@ async def seed_history(outbox: webhooks.Outbox, ws: int, rows: int) -> None:
     """`rows` succeeded deliveries (event + delivery + attempt each), 40 days old."""
     sub = (await outbox.ids("SELECT id FROM webhook_subscriptions WHERE workspace = ?", ws))[0]
     old = dt.datetime.now(dt.UTC) - dt.timedelta(days=RETENTION_DAYS + 10)
-    body = webhooks.event_body(str(uuid.uuid4()), 1, old)
+    body = webhooks.event_body(str(uuid.uuid4()), 1, old, ws)
     base = {
         table: (await outbox.value(f"SELECT COALESCE(MAX(id), 0) FROM {table}")) + 1  # noqa: S608
         for table in ("webhook_events", "webhook_deliveries", "webhook_attempts")

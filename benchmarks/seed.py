@@ -405,9 +405,10 @@ class Generator:
                         order_id=order_id, order_number=number, artwork_version=rng.randint(1, 3)
                     )
                 event_id = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+                body = outbox.encode_body(name, event_id, at, fields, workspace_id=ws.id)
                 rows.append(
                     (self.next_id("webhook_events"), ws.id, event_id, name, order_id,
-                     customer_id, outbox.encode_body(name, event_id, at, fields), at)
+                     customer_id, body, at)
                 )  # fmt: skip
             yield {"webhook_events": rows}
 

@@ -172,7 +172,7 @@ class Receiver:
 # --- outbox rows ---------------------------------------------------------------------------
 
 
-def event_body(event_id: str, number: int, occurred: dt.datetime) -> str:
+def event_body(event_id: str, number: int, occurred: dt.datetime, workspace_id: int = 1) -> str:
     """An `order.stage_changed` body of realistic size (built by the real encoder)."""
     from models.webhooks import events as outbox
 
@@ -185,7 +185,9 @@ def event_body(event_id: str, number: int, occurred: dt.datetime) -> str:
         due_by=occurred + dt.timedelta(days=10),
         timezone="Europe/London",
     )
-    return outbox.encode_body("order.stage_changed", event_id, occurred, fields)
+    return outbox.encode_body(
+        "order.stage_changed", event_id, occurred, fields, workspace_id=workspace_id
+    )
 
 
 class Outbox:
@@ -293,7 +295,7 @@ class Outbox:
             event_id = str(uuid.uuid4())
             events.append(
                 (first_event + n, ws, event_id, "order.stage_changed", None, None,
-                 event_body(event_id, n, now), now)
+                 event_body(event_id, n, now, ws), now)
             )  # fmt: skip
             deliveries.append(
                 (first_delivery + n, ws, first_event + n, subs[n % len(subs)], "pending", 0, due,
@@ -629,7 +631,7 @@ async def seed_waiting(outbox: Outbox, ws: int, count: int) -> None:
     due_sub = first_sub + count
     first_event = await pg.fetchval("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_events")
     first_delivery = await pg.fetchval("SELECT COALESCE(MAX(id), 0) + 1 FROM webhook_deliveries")
-    body = event_body(str(uuid.uuid4()), 1, now)
+    body = event_body(str(uuid.uuid4()), 1, now, ws)
     events, deliveries = [], []
     for n in range(count + CLAIM_DUE):
         event_id = str(uuid.uuid4())

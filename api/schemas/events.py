@@ -49,6 +49,13 @@ OrderId = Annotated[
     int,
     msgspec.Meta(description="The order's numeric id, as `GET /api/v1/orders/{order_id}` takes"),
 ]
+WorkspaceId = Annotated[
+    int,
+    msgspec.Meta(
+        description="The workspace (print shop) the event belongs to, by its numeric id; each "
+        "webhook request carries it in `X-SVC-Workspace` too"
+    ),
+]
 
 
 # --- webhook bodies (models/outbox.py writes them; keys in this order) --------------------
@@ -59,6 +66,7 @@ class OrderEvent(Schema, tag_field="event"):
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     order_id: OrderId
     order_number: str
     from_stage: Annotated[Stage | None, msgspec.Meta(description="null for the first stage")]
@@ -85,6 +93,7 @@ class InvoiceEvent(Schema, tag_field="event"):
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     order_id: Annotated[int, msgspec.Meta(description="Extension: the invoiced order's id")]
     order_number: str
     invoice_id: Annotated[
@@ -109,6 +118,7 @@ class ArtworkApproved(Schema, tag_field="event", tag="artwork.approved"):
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     order_id: Annotated[int, msgspec.Meta(description="Extension: the order's id")]
     order_number: str
     artwork_version: Annotated[int, msgspec.Meta(description="The approved proof's version")]
@@ -120,6 +130,7 @@ class OrderChange(Schema, tag_field="event"):
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     order_id: OrderId
     order_number: str
     customer_id: int
@@ -153,6 +164,7 @@ class CustomerChange(Schema, tag_field="event"):
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     customer_id: int
     name: str
     slug: str
@@ -172,6 +184,7 @@ class PaymentReceived(Schema, tag_field="event", tag="invoice.payment_received")
 
     event_id: EventId
     occurred_at: OccurredAt
+    workspace_id: WorkspaceId
     invoice_id: int
     invoice_number: str
     order_id: OrderId

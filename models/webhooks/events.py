@@ -34,10 +34,22 @@ def in_scope(subscription_customer: int | None, event_customer: int | None) -> b
 
 
 def encode_body(
-    name: str, event_id: str, occurred_at: dt.datetime, fields: Mapping[str, Any]
+    name: str,
+    event_id: str,
+    occurred_at: dt.datetime,
+    fields: Mapping[str, Any],
+    *,
+    workspace_id: int,
 ) -> str:
-    """The JSON body: `event`, `event_id`, `occurred_at`, then `fields` in their given order."""
-    body = {"event": name, "event_id": event_id, "occurred_at": clock.iso(occurred_at), **fields}
+    """The JSON body: `event`, `event_id`, `occurred_at`, `workspace_id` (whose event it is),
+    then `fields` in their given order."""
+    body = {
+        "event": name,
+        "event_id": event_id,
+        "occurred_at": clock.iso(occurred_at),
+        "workspace_id": workspace_id,
+        **fields,
+    }
     return msgspec.json.encode(body).decode()
 
 
@@ -192,7 +204,7 @@ async def record_event(
             name=name,
             order=order_id,
             customer=customer_id,
-            body=encode_body(name, event_id, now, fields),
+            body=encode_body(name, event_id, now, fields, workspace_id=workspace_id),
             created_at=now,
         )
         await event.save()
@@ -246,7 +258,9 @@ async def record_test_event(workspace_id: int, subscription_id: int) -> tuple[st
             workspace=workspace_id,
             event_id=event_id,
             name=str(name),
-            body=encode_body(name, event_id, now, {"subscription_id": subscription_id}),
+            body=encode_body(
+                name, event_id, now, {"subscription_id": subscription_id}, workspace_id=workspace_id
+            ),
             created_at=now,
         )
         await event.save()

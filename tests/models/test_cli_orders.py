@@ -39,7 +39,7 @@ async def _setup(**order_fields: Any) -> tuple[Any, Any, Order]:
 
 
 async def test_proof_then_approve_records_artwork_approved(pressline):
-    _, customer, order = await _setup()
+    ws, customer, order = await _setup()
     proof = await pressline(f"artwork proof --order {order.id} --json")
     assert proof.code == 0, proof.err
     assert (proof.data["status"], proof.data["version"]) == ("awaiting_approval", 1)
@@ -55,6 +55,7 @@ async def test_proof_then_approve_records_artwork_approved(pressline):
         '{"event":"artwork.approved",'
         f'"event_id":"{event.event_id}",'
         f'"occurred_at":"{clock.iso(artwork.approved_at)}",'
+        f'"workspace_id":{ws.id},'
         f'"order_id":{order.id},"order_number":"{order.number}","artwork_version":1}}'
     )
     assert await WebhookDelivery.count() == 1
@@ -107,6 +108,7 @@ async def test_invoice_pay_records_invoice_paid(pressline):
         '{"event":"invoice.paid",'
         f'"event_id":"{event.event_id}",'
         f'"occurred_at":"{clock.iso(row.paid_at)}",'
+        f'"workspace_id":{ws.id},'
         f'"order_id":{order.id},'
         f'"order_number":"{order.number}",'
         f'"invoice_id":{invoice.id},'

@@ -51,10 +51,10 @@ def test_the_body_keeps_the_documented_key_order():
         due_by=dt.datetime(2026, 7, 14, 23, 0, tzinfo=dt.UTC),
         timezone="Europe/London",
     )
-    body = outbox.encode_body("order.stage_changed", "e-1", AT, fields)
+    body = outbox.encode_body("order.stage_changed", "e-1", AT, fields, workspace_id=4)
     assert body == (
         '{"event":"order.stage_changed","event_id":"e-1","occurred_at":"2026-11-22T10:15:00+00:00",'
-        '"order_id":7,"order_number":"ORD-2026-0007","from_stage":null,"to_stage":"artwork",'
+        '"workspace_id":4,"order_id":7,"order_number":"ORD-2026-0007","from_stage":null,"to_stage":"artwork",'
         '"customer":{"id":3,"name":"Acme","slug":"acme"},"due_by":"2026-07-15T00:00:00+01:00"}'
     )
     invoice = outbox.encode_body(
@@ -70,11 +70,13 @@ def test_the_body_keeps_the_documented_key_order():
             total=1200,
             currency="EUR",
         ),
+        workspace_id=4,
     )
     assert list(json.loads(invoice)) == [
         "event",
         "event_id",
         "occurred_at",
+        "workspace_id",
         "order_id",
         "order_number",
         "invoice_id",
@@ -88,10 +90,11 @@ def test_the_body_keeps_the_documented_key_order():
         "e-3",
         AT,
         outbox.artwork_fields(order_id=7, order_number="ORD-2026-0007", artwork_version=2),
+        workspace_id=4,
     )
     assert artwork == (
         '{"event":"artwork.approved","event_id":"e-3","occurred_at":"2026-11-22T10:15:00+00:00",'
-        '"order_id":7,"order_number":"ORD-2026-0007","artwork_version":2}'
+        '"workspace_id":4,"order_id":7,"order_number":"ORD-2026-0007","artwork_version":2}'
     )
 
 
@@ -129,6 +132,7 @@ async def test_record_event_writes_the_event_and_matching_deliveries(backend):
     )
     assert event.created_at == AT
     assert json.loads(event.body)["event_id"] == event_id
+    assert json.loads(event.body)["workspace_id"] == ws.id
     rows = await WebhookDelivery.select(
         WebhookDelivery.subscription,
         WebhookDelivery.status,

@@ -29,6 +29,7 @@ from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.typing import FieldDefinition
 
 from api.schemas.events import WEBHOOK_BODIES
+from models import delivery_ids
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
 from models.webhooks.signing import REPLAY_WINDOW_SECONDS, USER_AGENT
@@ -200,9 +201,15 @@ def _operation(name: str, ref: Reference) -> Operation:
             ),
             _header(
                 "X-SVC-Delivery",
-                "Extension: the delivery id, the same on every retry and replay of this event "
-                "to this subscription",
-                pattern="^[0-9]+$",
+                "Extension: the delivery id (as `webhook-id`), the same on every retry and "
+                "replay of this event to this subscription",
+                pattern=delivery_ids.PATTERN,
+            ),
+            _header(
+                "X-SVC-Workspace",
+                "Extension: the id of the workspace (print shop) the event belongs to, as the "
+                "body's `workspace_id`",
+                pattern="^[1-9][0-9]*$",
             ),
             _header(
                 "X-SVC-Attempt",
@@ -212,8 +219,12 @@ def _operation(name: str, ref: Reference) -> Operation:
             _header("User-Agent", "Always this value", const=USER_AGENT),
             _header(
                 "webhook-id",
-                "Standard Webhooks: the delivery id (as `X-SVC-Delivery`)",
-                pattern="^[0-9]+$",
+                "Standard Webhooks: the delivery id, `dlv_` and 26 random lowercase base32 "
+                "characters (treat it as an opaque string of at most 64 characters); unique "
+                "across every workspace, the same on every retry and replay of this delivery "
+                "(as `X-SVC-Delivery`)",
+                pattern=delivery_ids.PATTERN,
+                max_length=delivery_ids.MAX_LENGTH,
             ),
             _header(
                 "webhook-timestamp",

@@ -354,7 +354,10 @@ async def raw_loop(receiver: Receiver, count: int, in_flight: int = IN_FLIGHT) -
     import aiohttp
 
     now = dt.datetime.now(dt.UTC)
+    from models.delivery_ids import new_delivery_id
+
     bodies = [event_body(str(uuid.uuid4()), n, now).encode() for n in range(min(count, 1000))]
+    ids = [new_delivery_id() for _ in range(count)]  # as the daemon sends them: dlv_…
     key = SECRET.encode()
     receiver.reset()
     queue = iter(range(count))
@@ -368,7 +371,8 @@ async def raw_loop(receiver: Receiver, count: int, in_flight: int = IN_FLIGHT) -
                 "User-Agent": USER_AGENT,
                 "X-SVC-Event": "order.stage_changed",
                 "X-SVC-Signature": "sha256=" + hmac.new(key, body, hashlib.sha256).hexdigest(),
-                "X-SVC-Delivery": str(n),
+                "X-SVC-Delivery": ids[n],
+                "X-SVC-Workspace": "1",
                 "X-SVC-Attempt": "1",
             }
             async with session.post(

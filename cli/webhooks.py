@@ -9,11 +9,32 @@ from typing import Any
 import click
 
 from cli.output import TIMESTAMP, Result, command, moment
+from models.delivery_ids import PREFIX as DELIVERY_ID_PREFIX
 from models.webhooks import deliveries as delivery_reads
 from models.webhooks import subscriptions
 from models.webhooks.names import EVENT_NAMES
 
 BODY_SHOWN = 2000  # characters of a response body printed for people; --json has all of it
+
+
+class DeliveryRef(click.ParamType):
+    """A delivery by its number (`42`) or by the `webhook-id` its requests carry (`dlv_…`)."""
+
+    name = "DELIVERY"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int | str:
+        text = str(value).strip()
+        if text.isdigit():
+            return int(text)
+        if text.startswith(DELIVERY_ID_PREFIX):
+            return text
+        self.fail(f"expected a delivery id (42) or a webhook-id (dlv_…), got {value!r}", param, ctx)
+
+
+async def _delivery_id(ref: int | str) -> int:
+    return ref if isinstance(ref, int) else await delivery_reads.by_webhook_id(ref)
 
 
 @click.group()
@@ -85,7 +106,7 @@ async def disable(subscription_id: int) -> Result:
 
 
 def _delivery_line(d: delivery_reads.Delivery) -> str:
-    line = f"{d.id}  {d.event}  {d.status}  attempts={d.attempts}"
+    line = f"{d.id}  {d.event}  {d.status}  attempts={d.attempts}  webhook-id={d.webhook_id}"
     if d.order_number:
         line += f"  order={d.order_number}"
     if d.waiting_for_reenable:
@@ -131,22 +152,24 @@ def _attempt_lines(a: delivery_reads.Attempt) -> list[str]:
 
 
 @command(webhook, "attempts")
-@click.argument("delivery_id", metavar="DELIVERY", type=int)
-async def attempts(delivery_id: int) -> Result:
+@click.argument("delivery", metavar="DELIVERY", type=DeliveryRef())
+async def attempts(delivery: int | str) -> Result:
     """Every attempt of one delivery, numbered 1, 2, 3… in time order across redeliveries,
-    with each response's status and body. DELIVERY: delivery id."""
-    rows = await delivery_reads.attempts(delivery_id)
+    with each response's status and body. DELIVERY: delivery id, or the webhook-id its
+    requests carry (dlv_…)."""
+    rows = await delivery_reads.attempts(await _delivery_id(delivery))
     human = "\n".join(line for a in rows for line in _attempt_lines(a)) or "no attempts yet"
     return Result(human, {"attempts": rows})
 
 
 @command(webhook, "redeliver")
-@click.argument("delivery_id", metavar="DELIVERY", type=int)
-async def redeliver(delivery_id: int) -> Result:
-    """Queue one delivery again, for a fresh round of attempts (refused while its subscription
-    is inactive: enable it first). DELIVERY: delivery id."""
-    d = await delivery_reads.redeliver(delivery_id)
-    return Result(f"webhook delivery {d.id} queued again", d)
+@click.argument("delivery", metavar="DELIVERY", type=DeliveryRef())
+async def redeliver(delivery: int | str) -> Result:
+    """Queue one delivery again, for a fresh round of attempts with the same webhook-id
+    (refused while its subscription is inactive: enable it first). DELIVERY: delivery id,
+    or the webhook-id its requests carry (dlv_…)."""
+    d = await delivery_reads.redeliver(await _delivery_id(delivery))
+    return Result(f"webhook delivery {d.id} queued again (webhook-id {d.webhook_id})", d)
 
 
 @command(webhook, "rotate-secret")
@@ -178,6 +201,7 @@ async def send_test(subscription_id: int) -> Result:
     recorded as a delivery and does not change the failure count. ID: subscription id."""
     d = await subscriptions.send_test(subscription_id)
     return Result(
-        f"test event queued as webhook delivery {d.id} (see: pressline webhook attempts {d.id})",
+        f"test event queued as webhook delivery {d.id}, webhook-id {d.webhook_id} "
+        f"(see: pressline webhook attempts {d.id})",
         d,
     )

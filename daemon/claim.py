@@ -163,7 +163,8 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     -- Checked again on the row's latest version: the statement's snapshot predates the
     -- subscription locks, so another claim may have leased it meanwhile.
     WHERE d.id = picked.id AND d.status = 'pending' AND d.leased_by IS NULL
-    RETURNING d.id, d.subscription, d.attempts, d.event, d.next_attempt_at
+    RETURNING d.id, d.public_id, d.workspace, d.subscription, d.attempts, d.event,
+        d.next_attempt_at
 ), counted AS (
     UPDATE webhook_subscriptions s SET in_flight = s.in_flight + COALESCE(c.n, 0),
         -- A subscription given all its room may have more due: its value stays (it is due).
@@ -174,7 +175,8 @@ WITH RECURSIVE walk(id, next_due_at, n) AS (
     ) c ON c.subscription = subs.id
     WHERE s.id = subs.id
 )
-SELECT t.id, t.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
+SELECT t.id, t.public_id, t.workspace, t.attempts, e.name, e.event_id, e.body,
+    s.id AS subscription, s.url, s.secret,
     CASE WHEN s.previous_secret_expires_at > $1 THEN s.previous_secret END AS previous_secret
 FROM taken t
 JOIN webhook_events e ON e.id = t.event
@@ -186,7 +188,8 @@ ORDER BY t.next_attempt_at, t.id
 # its overlap lasts.
 CLAIMED = Sql(
     """
-    SELECT d.id, d.attempts, e.name, e.event_id, e.body, s.id AS subscription, s.url, s.secret,
+    SELECT d.id, d.public_id, d.workspace, d.attempts, e.name, e.event_id, e.body,
+        s.id AS subscription, s.url, s.secret,
         CASE WHEN s.previous_secret_expires_at > $4 THEN s.previous_secret END AS previous_secret
     FROM webhook_deliveries d
     JOIN webhook_events e ON e.id = d.event
@@ -219,8 +222,8 @@ RELEASED = Sql(
 # covers the lease columns, which keeps a claim's update in place (migration 2026-11-25T17:00).
 EXPIRED = Sql(
     """
-    SELECT d.id, d.attempts, d.subscription, d.leased_by, d.lease_expires_at, e.name,
-        e.event_id
+    SELECT d.id, d.public_id, d.workspace, d.attempts, d.subscription, d.leased_by,
+        d.lease_expires_at, e.name, e.event_id
     FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event
     WHERE d.status = 'pending' AND d.next_attempt_at < $3 AND d.leased_by IS NOT NULL
       AND d.lease_expires_at < $1
@@ -232,9 +235,12 @@ EXPIRED = Sql(
 
 @dataclass(frozen=True, slots=True)
 class Claimed:
-    """One delivery this worker holds until `lease_expires_at`, with what it needs to send."""
+    """One delivery this worker holds until `lease_expires_at`, with what it needs to send.
+    `webhook_id` is the delivery's public id (`webhook-id`), `workspace_id` its workspace's."""
 
     id: int
+    webhook_id: str
+    workspace_id: int
     attempt: int  # the number of the attempt about to be made (1-based)
     lease_expires_at: dt.datetime
     subscription_id: int
@@ -298,6 +304,8 @@ def claimed(rows: Iterable[Any], expires: dt.datetime) -> list[Claimed]:
     return [
         Claimed(
             id=row["id"],
+            webhook_id=row["public_id"],
+            workspace_id=row["workspace"],
             attempt=row["attempts"] + 1,
             lease_expires_at=expires,
             subscription_id=row["subscription"],
@@ -317,6 +325,8 @@ def expired(rows: Sequence[Any]) -> list[Claimed]:
     return [
         Claimed(
             id=row["id"],
+            webhook_id=row["public_id"],
+            workspace_id=row["workspace"],
             attempt=row["attempts"] + 1,
             # As stored (SQLite's text, PostgreSQL's timestamp): the move matches it exactly.
             lease_expires_at=row["lease_expires_at"],

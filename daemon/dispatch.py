@@ -167,7 +167,11 @@ def _log_attempts(batch: list[record.Entry], statuses: list[str | None]) -> None
 def _attempt_fields(item: Claimed, **more: object) -> dict[str, object]:
     """The log fields naming one attempt, and `more`."""
     return logs.fields(
-        delivery_id=item.id, attempt=item.attempt, subscription_id=item.subscription_id, **more
+        delivery_id=item.id,
+        webhook_id=item.webhook_id,
+        attempt=item.attempt,
+        subscription_id=item.subscription_id,
+        **more,
     )
 
 

@@ -76,7 +76,8 @@ class DeliveryController(Controller):
         # What the next attempt carries, signed now (webhook-timestamp is each attempt's own).
         sent = signing.headers(
             event=d.event, secret=found.secret, body=found.body.encode("utf-8"),
-            delivery_id=d.id, attempt=max(1, d.attempts), timestamp=int(time.time()),
+            webhook_id=d.webhook_id, workspace_id=d.workspace, attempt=max(1, d.attempts),
+            timestamp=int(time.time()),
             previous_secret=found.previous_secret,
         )  # fmt: skip
         attempts = [

@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from models import clock, db, statements
+from models.delivery_ids import MAX_LENGTH as DELIVERY_ID_LENGTH
 from models.errors import ConflictError, NotFoundError
 from models.filters import MAX_ID
 from models.tables import WebhookAttempt, WebhookDelivery
@@ -32,9 +33,13 @@ class Delivery(msgspec.Struct, frozen=True):
     """One delivery as operators see it. `next_attempt_at` is set while it is pending and
     its subscription is active; a pending delivery of an inactive subscription is
     `waiting_for_reenable` instead (the worker leaves it until the subscription is enabled).
-    `url` is the subscription's, with any password masked."""
+    `url` is the subscription's, with any password masked. `webhook_id` is what its requests
+    carry as `webhook-id` and `X-SVC-Delivery` (`dlv_…`, the same on every attempt);
+    `workspace` is what they carry as `X-SVC-Workspace`."""
 
     id: int
+    webhook_id: str
+    workspace: int
     subscription: int
     subscription_active: bool
     url: str
@@ -83,6 +88,8 @@ class DeliveryDetail(msgspec.Struct, frozen=True):
 
 _COLUMNS = (
     WebhookDelivery.id,
+    WebhookDelivery.public_id,
+    WebhookDelivery.workspace,
     WebhookDelivery.subscription,
     WebhookDelivery.subscription.is_active.as_alias("subscription_active"),
     WebhookDelivery.subscription.url.as_alias("url"),
@@ -104,6 +111,8 @@ def _delivery(row: dict[str, Any]) -> Delivery:
     active = bool(row["subscription_active"])
     return Delivery(
         id=row["id"],
+        webhook_id=row["public_id"],
+        workspace=row["workspace"],
         subscription=row["subscription"],
         subscription_active=active,
         url=masked_url(row["url"]),
@@ -211,6 +220,21 @@ async def get(delivery_id: int, workspace_id: int | None = None) -> Delivery:
     if not rows:
         raise NotFoundError(f"Webhook delivery {delivery_id} not found.")
     return _delivery(rows[0])
+
+
+async def by_webhook_id(webhook_id: str, workspace_id: int | None = None) -> int:
+    """The id of the delivery whose requests carry this `webhook-id` (`dlv_…`), as an
+    integrator quotes it."""
+    rows = []
+    if len(webhook_id) <= DELIVERY_ID_LENGTH:
+        rows = (
+            await WebhookDelivery.select(WebhookDelivery.id)
+            .where(_scope(WebhookDelivery.public_id == webhook_id, workspace_id))
+            .output(as_list=True)
+        )
+    if not rows:
+        raise NotFoundError(f"Webhook delivery {webhook_id} not found.")
+    return int(rows[0])
 
 
 async def detail(delivery_id: int, workspace_id: int | None = None) -> DeliveryDetail:

@@ -71,14 +71,18 @@ def headers(
     event: str,
     secret: str,
     body: bytes,
-    delivery_id: int,
+    webhook_id: str,
+    workspace_id: int,
     attempt: int,
     timestamp: int,
     previous_secret: str | None = None,
 ) -> dict[str, str]:
-    """The header set of one attempt. During a rotation's overlap `previous_secret` signs too:
-    `webhook-signature` lists the new then the old, `X-SVC-Signature-Previous` carries the old."""
-    message_id = str(delivery_id)
+    """The header set of one attempt. `webhook_id` is the delivery's public id (`dlv_…`,
+    models/delivery_ids.py): `webhook-id` and `X-SVC-Delivery`, the same on every attempt of
+    the delivery, and signed. `X-SVC-Workspace` names the workspace the event belongs to.
+    During a rotation's overlap `previous_secret` signs too: `webhook-signature` lists the new
+    then the old, `X-SVC-Signature-Previous` carries the old."""
+    message_id = webhook_id
     standard = standard_signature(secret, message_id, timestamp, body)
     result = {
         "Content-Type": "application/json",
@@ -86,6 +90,7 @@ def headers(
         "X-SVC-Event": event,
         "X-SVC-Signature": signature(secret, body),
         "X-SVC-Delivery": message_id,
+        "X-SVC-Workspace": str(workspace_id),
         "X-SVC-Attempt": str(attempt),
         "webhook-id": message_id,
         "webhook-timestamp": str(timestamp),

@@ -195,6 +195,12 @@ async def test_delivery_detail_shows_body_signature_and_attempts(shop: Shop) -> 
     assert signature(secret, body.encode()) in page.text
     assert "&#34;order_number&#34;: &#34;ORD-2026-0001&#34;" in page.text  # pretty-printed
     assert "X-Trace" in page.text and "HTTP 500" in page.text
+    # Its webhook-id (dlv_…), as the receiver sees it, and the headers' X-SVC-Workspace.
+    public_id = (await WebhookDelivery.select().where(WebhookDelivery.id == done).first())[
+        "public_id"
+    ]
+    assert public_id.startswith("dlv_") and page.text.count(public_id) >= 3  # fact and 2 headers
+    assert f'<th>X-SVC-Workspace</th><td class="break">{shop.ws.id}</td>' in page.text
     again = await post_form(
         shop.client, f"/admin/deliveries/{done}", f"/admin/deliveries/{done}/redeliver"
     )

@@ -68,8 +68,9 @@ class Receiver:
             return web.json_response({"error": "bad signature"}, status=401)
         return await self.behaviour(request, len(self.requests))
 
-    def deliveries(self) -> list[int]:
-        return [int(r.headers["X-SVC-Delivery"]) for r in self.requests]
+    def deliveries(self) -> list[str]:
+        """The delivery id (`X-SVC-Delivery`, a delivery's `public_id`) of every request."""
+        return [r.headers["X-SVC-Delivery"] for r in self.requests]
 
     async def wait_for(self, count: int, seconds: float = 10.0) -> None:
         async with asyncio.timeout(seconds):

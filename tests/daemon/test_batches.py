@@ -170,11 +170,11 @@ async def test_a_delivery_whose_lease_would_run_out_while_waiting_is_not_sent_on
     short_of_lease: list[int] = []
 
     async def slow_clock(request: web.Request, n: int) -> web.Response:
-        delivery_id = int(request.headers["X-SVC-Delivery"])
-        row = await WebhookDelivery.objects().where(WebhookDelivery.id == delivery_id).first()
+        webhook_id = request.headers["X-SVC-Delivery"]
+        row = await WebhookDelivery.objects().where(WebhookDelivery.public_id == webhook_id).first()
         assert row is not None and row.lease_expires_at is not None
         if row.lease_expires_at < fake_clock() + dt.timedelta(seconds=timeout):
-            short_of_lease.append(delivery_id)
+            short_of_lease.append(row.id)
         if n == 1:
             fake_clock.advance(29)
         return web.Response(text="ok")
@@ -187,7 +187,7 @@ async def test_a_delivery_whose_lease_would_run_out_while_waiting_is_not_sent_on
     dispatcher = make_dispatcher(concurrency=1, lease=30.0, timeout=timeout)
     await dispatcher.run_once()
 
-    assert receiver.deliveries() == [first.id, second.id]
+    assert receiver.deliveries() == [first.public_id, second.public_id]
     assert short_of_lease == []
     assert {(await support.load(d)).status for d in (first, second)} == {"succeeded"}
 

@@ -41,7 +41,8 @@ async def test_signed_post_carries_the_exact_stored_bytes(make_dispatcher, recei
     assert got.headers["X-SVC-Event"] == "order.dispatched"
     assert got.headers["User-Agent"] == "Service-Webhooks/1.0"
     assert got.headers["Content-Type"] == "application/json"
-    assert got.headers["X-SVC-Delivery"] == str(d.id)
+    assert got.headers["X-SVC-Delivery"] == got.headers["webhook-id"] == d.public_id
+    assert got.headers["X-SVC-Workspace"] == str(ws.id)
     assert got.headers["X-SVC-Attempt"] == "1"
     row = await support.load(d)
     assert (row.status, row.attempts, row.last_status_code) == ("succeeded", 1, 200)
@@ -124,7 +125,7 @@ async def test_server_errors_are_retried_on_the_schedule_then_fail(
     fake_clock.advance(24 * 3600)
     assert await dispatcher.run_once() == 0
     assert [r.headers["X-SVC-Attempt"] for r in receiver.requests] == ["1", "2", "3", "4", "5"]
-    assert set(receiver.deliveries()) == {d.id}
+    assert set(receiver.deliveries()) == {d.public_id}
     assert {r.body for r in receiver.requests} == {receiver.requests[0].body}
     attempts = await attempts_of(d.id)
     assert [(a.number, a.status_code, a.response_body) for a in attempts] == [
@@ -259,7 +260,7 @@ async def test_private_targets_are_refused_when_not_allowed(
     # With the operator setting on, the retries go through.
     fake_clock.advance(60)
     assert await make_dispatcher(allow_private_targets=True).run_once() == 2
-    assert sorted(receiver.deliveries()) == sorted([by_literal.id, by_name.id])
+    assert sorted(receiver.deliveries()) == sorted([by_literal.public_id, by_name.public_id])
 
 
 async def test_numeric_shorthands_for_loopback_never_reach_it(make_dispatcher, receiver: Receiver):

@@ -97,7 +97,7 @@ async def test_enable_requeues_what_failed_or_was_skipped_since_a_time(
     assert (row.is_active, row.consecutive_failures, row.deactivated_at) == (True, 0, None)
     fake_clock.advance(1)
     assert await dispatcher.run_once() == 2
-    assert sorted(receiver.deliveries()) == sorted([failed.id, skipped.id])
+    assert sorted(receiver.deliveries()) == sorted([failed.public_id, skipped.public_id])
     assert {r.headers["X-SVC-Attempt"] for r in receiver.requests} == {"1"}
     assert (await support.load(old)).status == "failed"
     assert (await support.load(done)).status == "succeeded"
@@ -116,7 +116,7 @@ async def test_redeliver_sends_one_delivery_again(
     await deliveries.redeliver(d.id)
     fake_clock.advance(1)
     assert await dispatcher.run_once() == 1
-    assert receiver.deliveries() == [d.id, d.id]
+    assert receiver.deliveries() == [d.public_id, d.public_id]
     assert receiver.requests[0].body == receiver.requests[1].body
     assert (await support.load(d)).status == "succeeded"
 
@@ -134,4 +134,4 @@ async def test_disable_stops_pending_deliveries(
     await subscriptions.enable(sub.id)
     fake_clock.advance(1)
     assert await dispatcher.run_once() == 1
-    assert receiver.deliveries() == [d.id]
+    assert receiver.deliveries() == [d.public_id]

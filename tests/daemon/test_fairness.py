@@ -48,20 +48,20 @@ async def test_a_healthy_subscription_gets_every_event_within_a_second_beside_50
         sub = await support.subscription(ws, url)
         await support.queued(ws, sub, BACKLOG)
     healthy = await support.subscription(ws, receiver.url())
-    arrived: dict[int, float] = {}
+    arrived: dict[str, float] = {}
 
     async def note(request: web.Request, _: int) -> web.Response:
-        arrived[int(request.headers["X-SVC-Delivery"])] = time.monotonic()
+        arrived[request.headers["X-SVC-Delivery"]] = time.monotonic()
         return web.Response(text="ok")
 
     receiver.behaviour = note
     daemon = Daemon(config(poll_interval=0.2, timeout=3.0, lease=10.0, concurrency=1024))
     await daemon.start()
     try:
-        committed: dict[int, float] = {}
+        committed: dict[str, float] = {}
         for _ in range(HEALTHY_EVENTS):  # over ~4 s: before, during and after the timeouts
             [row] = await support.queued(ws, healthy)
-            committed[row.id] = time.monotonic()
+            committed[row.public_id] = time.monotonic()
             await asyncio.sleep(0.1)
         await receiver.wait_for(HEALTHY_EVENTS, seconds=15)
         held = await WebhookSubscription.select(WebhookSubscription.in_flight).where(

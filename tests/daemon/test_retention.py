@@ -117,6 +117,6 @@ async def test_prune_while_two_workers_deliver_loses_and_repeats_nothing(
 
     assert pruned == retention.Pruned(deliveries=40, events=40)
     sent = receiver.deliveries()
-    assert sorted(sent) == sorted(d.id for d in pending)  # each pending one, exactly once
+    assert sorted(sent) == sorted(d.public_id for d in pending)  # each pending one, exactly once
     statuses = await WebhookDelivery.select(WebhookDelivery.status).output(as_list=True)
     assert statuses == ["succeeded"] * len(pending)

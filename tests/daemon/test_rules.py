@@ -29,19 +29,22 @@ def test_signature_is_sha256_prefix_and_lowercase_hex_hmac_of_the_raw_body():
 
 
 def test_headers_are_exactly_the_decided_set():
+    webhook_id = "dlv_" + "a" * 26
     headers = signing.headers(
-        event="invoice.paid", secret="k", body=b"{}", delivery_id=7, attempt=3, timestamp=1700
-    )
+        event="invoice.paid", secret="k", body=b"{}", webhook_id=webhook_id, workspace_id=12,
+        attempt=3, timestamp=1700,
+    )  # fmt: skip
     assert headers == {
         "Content-Type": "application/json",
         "User-Agent": "Service-Webhooks/1.0",
         "X-SVC-Event": "invoice.paid",
         "X-SVC-Signature": signing.signature("k", b"{}"),
-        "X-SVC-Delivery": "7",
+        "X-SVC-Delivery": webhook_id,
+        "X-SVC-Workspace": "12",
         "X-SVC-Attempt": "3",
-        "webhook-id": "7",
+        "webhook-id": webhook_id,
         "webhook-timestamp": "1700",
-        "webhook-signature": signing.standard_signature("k", "7", 1700, b"{}"),
+        "webhook-signature": signing.standard_signature("k", webhook_id, 1700, b"{}"),
     }
 
 

@@ -52,7 +52,7 @@ async def test_the_polling_job_delivers_new_rows(start_daemon, receiver: Receive
     await asyncio.sleep(0.3)
     [d] = await support.queued(ws, sub)
     await receiver.wait_for(1, seconds=5)
-    assert receiver.deliveries() == [d.id]
+    assert receiver.deliveries() == [d.public_id]
 
 
 async def _listening(daemon: Daemon) -> None:

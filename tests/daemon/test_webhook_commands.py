@@ -114,7 +114,7 @@ async def test_deliveries_attempts_and_redeliver(
     assert run.code == 0 and run.data["status"] == "pending" and run.data["attempts"] == 0
     fake_clock.advance(1)
     await make_dispatcher().run_once()
-    assert receiver.deliveries() == [d.id, d.id]
+    assert receiver.deliveries() == [d.public_id, d.public_id]  # a redelivery: the same id
 
     run = await pressline("webhook", "attempts", 999999)
     assert run.code == 1 and "Webhook delivery 999999 not found" in run.err
@@ -157,7 +157,9 @@ async def test_rotate_secret_and_test_event(pressline, make_dispatcher, receiver
     [got] = receiver.requests
     body = json.loads(got.body)
     assert body["event"] == "webhook.test" and body["subscription_id"] == sub.id
-    assert set(body) == {"event", "event_id", "occurred_at", "subscription_id"}
+    assert set(body) == {"event", "event_id", "occurred_at", "workspace_id", "subscription_id"}
+    assert body["workspace_id"] == ws.id and got.headers["X-SVC-Workspace"] == str(ws.id)
+    assert got.headers["webhook-id"] == run.data["webhook_id"]
     assert got.headers["X-SVC-Signature-Previous"].startswith("sha256=")
     assert len(got.headers["webhook-signature"].split(" ")) == 2
     assert (await support.load_subscription(sub)).consecutive_failures == 0

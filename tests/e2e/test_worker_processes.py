@@ -111,7 +111,7 @@ async def test_two_workers_on_one_database_never_send_a_delivery_twice(spawn, re
     await wait_until_succeeded(80)
 
     sent = Counter(receiver.deliveries())
-    assert sent == Counter({d.id: 1 for d in deliveries})
+    assert sent == Counter({d.public_id: 1 for d in deliveries})
     assert all(r.signature_ok for r in receiver.requests)
     by_worker = {row["worker"] for row in await WebhookAttempt.select(WebhookAttempt.worker)}
     assert len(by_worker) == 2, "both workers should have sent some deliveries"
@@ -142,7 +142,8 @@ async def test_a_worker_killed_mid_batch_loses_nothing(spawn, receiver: Receiver
     await receiver.wait_for(4, seconds=20)
     first.process.send_signal(signal.SIGKILL)
     assert await first.exit_code() == -signal.SIGKILL
-    held = set(receiver.deliveries())
+    ids = {d.public_id: d.id for d in deliveries}  # webhook-id → the row's id
+    held = {ids[webhook_id] for webhook_id in receiver.deliveries()}
     assert len(held) == 4
     assert await WebhookAttempt.count() == 0  # nothing was recorded: the kill came first
     hold.clear()
@@ -150,7 +151,7 @@ async def test_a_worker_killed_mid_batch_loses_nothing(spawn, receiver: Receiver
     second = await spawn(**short_lease)
     await wait_until_succeeded(10, seconds=30)
 
-    assert set(receiver.deliveries()) == {d.id for d in deliveries}
+    assert set(receiver.deliveries()) == {d.public_id for d in deliveries}
     rows = await WebhookDelivery.select(
         WebhookDelivery.id, WebhookDelivery.status, WebhookDelivery.attempts
     )

@@ -20,6 +20,7 @@ from tests.daemon import support
 from tests.daemon.support import FakeClock, Receiver
 
 BODY = b'{"event":"invoice.paid","event_id":"e-1","total":1250}'
+WEBHOOK_ID = "dlv_abcdefghijklmnopqrstuvwxyz"
 
 
 def test_new_secrets_are_whsec_and_base64_of_32_random_bytes():
@@ -32,7 +33,13 @@ def test_standardwebhooks_verifies_with_the_secret_as_shown():
     secret = signing.new_secret()
     now = int(time.time())
     headers = signing.headers(
-        event="invoice.paid", secret=secret, body=BODY, delivery_id=41, attempt=1, timestamp=now
+        event="invoice.paid",
+        secret=secret,
+        body=BODY,
+        webhook_id=WEBHOOK_ID,
+        workspace_id=3,
+        attempt=1,
+        timestamp=now,
     )
     assert Webhook(secret).verify(BODY, headers) == {
         "event": "invoice.paid",
@@ -41,13 +48,19 @@ def test_standardwebhooks_verifies_with_the_secret_as_shown():
     }
     # The same check in the standard library, as docs/webhooks.md shows it.
     key = base64.b64decode(secret.removeprefix("whsec_"))
-    signed = f"41.{now}.".encode() + BODY
+    signed = f"{WEBHOOK_ID}.{now}.".encode() + BODY
     expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
     assert headers["webhook-signature"] == f"v1,{expected}"
     # Secrets issued before (whsec_ + hex) verify too: the hex text decodes as base64.
     legacy = "whsec_" + "ab" * 32
     old = signing.headers(
-        event="invoice.paid", secret=legacy, body=BODY, delivery_id=41, attempt=1, timestamp=now
+        event="invoice.paid",
+        secret=legacy,
+        body=BODY,
+        webhook_id=WEBHOOK_ID,
+        workspace_id=3,
+        attempt=1,
+        timestamp=now,
     )
     Webhook(legacy).verify(BODY, old)
 
@@ -56,7 +69,7 @@ def test_standardwebhooks_verifies_with_the_secret_as_shown():
     ("field", "value"),
     [
         ("body", BODY.replace(b"1250", b"1251")),
-        ("webhook-id", "42"),
+        ("webhook-id", "dlv_abcdefghijklmnopqrstuvwxy2"),
         ("webhook-timestamp", "shift"),
     ],
 )
@@ -64,7 +77,13 @@ def test_a_tampered_body_id_or_timestamp_fails(field: str, value: object):
     secret = signing.new_secret()
     now = int(time.time())
     headers = signing.headers(
-        event="invoice.paid", secret=secret, body=BODY, delivery_id=41, attempt=1, timestamp=now
+        event="invoice.paid",
+        secret=secret,
+        body=BODY,
+        webhook_id=WEBHOOK_ID,
+        workspace_id=3,
+        attempt=1,
+        timestamp=now,
     )
     body = BODY
     if field == "body":
@@ -81,7 +100,13 @@ def test_an_old_timestamp_is_refused_by_the_library():
     secret = signing.new_secret()
     stale = int(time.time()) - signing.REPLAY_WINDOW_SECONDS - 60
     headers = signing.headers(
-        event="invoice.paid", secret=secret, body=BODY, delivery_id=41, attempt=1, timestamp=stale
+        event="invoice.paid",
+        secret=secret,
+        body=BODY,
+        webhook_id=WEBHOOK_ID,
+        workspace_id=3,
+        attempt=1,
+        timestamp=stale,
     )
     with pytest.raises(WebhookVerificationError):
         Webhook(secret).verify(BODY, headers)

@@ -132,7 +132,7 @@ async def test_component_names_are_readable(openapi):
 async def test_the_422_body_requires_errors(openapi):
     body = openapi["components"]["schemas"]["ValidationErrorBody"]
 
-    assert set(body["required"]) == {"message", "errors"}
+    assert set(body["required"]) == {"message", "code", "errors", "details"}
 
 
 async def test_every_api_route_is_documented_with_its_parameters(app, openapi):

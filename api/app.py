@@ -16,6 +16,7 @@ from api.admin.pages import TEMPLATE_CONFIG
 from api.admin.router import admin_router
 from api.admin.stream import live_updates
 from api.controllers import health
+from api.controllers.artwork import ArtworkController
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
 from api.controllers.inventory import InventoryController
@@ -86,6 +87,7 @@ def create_app() -> Litestar:
             MeController,
             CustomerController,
             OrderController,
+            ArtworkController,
             InvoiceController,
             InventoryController,
             EventController,

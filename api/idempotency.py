@@ -96,14 +96,23 @@ def _response(outcome: Outcome, *, replayed: bool = False) -> Response[Any]:
 
 
 async def respond(
-    request: Request[Any, Any, Any], key: str | None, operation: Callable[[], Awaitable[Outcome]]
+    request: Request[Any, Any, Any],
+    key: str | None,
+    operation: Callable[[], Awaitable[Outcome]],
+    *,
+    body: bytes | None = None,
 ) -> Response[Any]:
     """Run `operation` in one transaction (`db.atomic`: run again whole after a deadlock), at
     most once per user and key. Every refusal is raised, for the app's exception handlers:
-    `idempotency.KeyBusy` while another request holds the key (409 with Retry-After)."""
+    `idempotency.KeyBusy` while another request holds the key (409 with Retry-After).
+
+    "The same request" is the same method, path and JSON body; a body that is not JSON (a
+    multipart upload, whose boundary changes with every send) gives `body`: a JSON value
+    standing for what it says (its fields, a file by its digest)."""
     if key is None:
         return _response(await db.atomic(operation))
-    fingerprint = request_hash(request.method, request.url.path, await request.body())
+    sent = await request.body() if body is None else body
+    fingerprint = request_hash(request.method, request.url.path, sent)
     claimed = await idempotency.claim(request.user.user_id, key, fingerprint)
     if isinstance(claimed, idempotency.StoredResponse):
         stored = Outcome(claimed.status, claimed.body.encode(), claimed.location)

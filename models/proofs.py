@@ -18,6 +18,10 @@ from models.filters import MAX_ID
 from models.tables import Artwork, ArtworkProof, Order, OrderLine
 
 MAX_BYTES = 10 * 1024 * 1024
+# The largest request body an upload may be (the admin's form, the API's): a proof may be
+# 10 MiB and the form around it adds a little. A bigger body is refused before it is read
+# (413); a smaller one whose file is over 10 MiB gets check_file's own message.
+UPLOAD_BODY_BYTES = MAX_BYTES + 2 * 1024 * 1024
 MAX_NOTE = 2_000
 LINK_DAYS = 30
 TOKEN_BYTES = 24  # 192 bits

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from models import accounts, members
+from models import accounts, members, proofs
 from tests import factories
 from tests.api.route_table import fill, post_routes
 
@@ -19,6 +19,13 @@ def order_body(customer_id: int) -> dict[str, Any]:
 
 
 MIB = 1024 * 1024
+# Routes with a body limit of their own: (the limit, the 413's message).
+OWN_LIMITS = {
+    "/api/v1/orders/{order_id}/proofs": (
+        proofs.UPLOAD_BODY_BYTES,
+        "Request body too large (limit 12 MiB)",
+    ),
+}
 JSON = {"Content-Type": "application/json"}
 ME = "/api/v1/me"
 
@@ -31,21 +38,25 @@ async def records(ws: Any) -> dict[str, int | str]:
     return {"customer_id": customer.id, "order_id": order.id, "invoice_id": invoice.id}
 
 
-async def test_bodies_over_one_mib_answer_413_on_every_post(app, client):
-    ws, _, auth = await factories.account()
+async def test_bodies_over_their_limit_answer_413_on_every_post(app, client):
+    """1 MiB, but for a proof upload: its own limit, a proof's 10 MiB and the form around it."""
+    ws, _, _ = await factories.account()
     ids = await records(ws)
 
-    async def chunks() -> Any:  # no Content-Length: the limit holds while streaming
-        for _ in range(17):
-            yield b" " * (64 * 1024)
-
     for template in post_routes(app):
+        limit, words = OWN_LIMITS.get(template, (MIB, "Request body too large (limit 1 MiB)"))
+
+        async def chunks(size: int = limit) -> Any:  # no Content-Length: held while streaming
+            for _ in range(size // (64 * 1024) + 1):
+                yield b" " * (64 * 1024)
+
+        auth = await factories.caller(ws)  # a fresh user per route: no write limit in play
         path = fill(template, ids)
-        sized = await client.post(path, content=b" " * (MIB + 1), headers={**auth, **JSON})
+        sized = await client.post(path, content=b" " * (limit + 1), headers={**auth, **JSON})
         streamed = await client.post(path, content=chunks(), headers={**auth, **JSON})
         for response in (sized, streamed):
             assert response.status_code == 413, (template, response.text)
-            assert response.json() == {"message": "Request body too large (limit 1 MiB)"}
+            assert response.json()["message"] == words
             assert response.headers["X-RateLimit-Limit"] == "20"
         assert "content-length" not in streamed.request.headers
 

@@ -19,8 +19,9 @@ On PostgreSQL the deliveries stay writable throughout, so this runs without a tr
 volatile default would rewrite the table under an exclusive lock: 20-35 s per million rows
 measured on a busy 2-core machine), then the default is set, the rows written before are
 given ids BATCH ids at a time, each batch its own transaction, the unique index is built
-CONCURRENTLY (an index a failed build left INVALID is dropped and built again), and NOT NULL
-is set (a short scan). SQLite has one writer: the same in plain statements."""
+CONCURRENTLY (an index a failed build left INVALID is dropped and built again), NOT NULL is
+set (a short scan), and the bodies are rewritten BATCH events at a time. SQLite has one
+writer: the same in plain statements."""
 
 from typing import Any
 
@@ -104,6 +105,7 @@ BODIES = """
         || substr(body, {at} + 1)
     WHERE {find}(body, '"occurred_at":"') > 0 AND {find}(body, '"workspace_id":') = 0
 """
+EVENTS_RANGE = "SELECT min(id) AS low, max(id) AS high FROM webhook_events"
 
 
 def bodies(find: str) -> str:
@@ -113,6 +115,21 @@ def bodies(find: str) -> str:
 
 POSTGRES_BODIES = bodies("strpos")
 SQLITE_BODIES = bodies("instr")
+# PostgreSQL: BATCH events at a time, each batch its own transaction.
+POSTGRES_BODIES_BATCH = POSTGRES_BODIES + "  AND id >= {low} AND id < {low} + {size}\n"
+
+
+async def rewrite_bodies(db: Any) -> None:
+    """Every stored body without `workspace_id` gains it (safe to run again)."""
+    if not is_postgres():
+        await db.run_ddl(SQLITE_BODIES)
+        return
+    [ids] = await db.run_ddl(EVENTS_RANGE)
+    if ids["low"] is not None:
+        for low in range(ids["low"], ids["high"] + 1, BATCH):
+            await db.run_ddl(
+                POSTGRES_BODIES_BATCH.replace("{low}", str(low)).replace("{size}", str(BATCH))
+            )
 
 
 async def _postgres(db: Any) -> None:
@@ -128,7 +145,7 @@ async def _postgres(db: Any) -> None:
         await db.run_ddl(f"DROP INDEX CONCURRENTLY IF EXISTS {INDEX}")
     for statement in POSTGRES_INDEX:
         await db.run_ddl(statement)
-    await db.run_ddl(POSTGRES_BODIES)
+    await rewrite_bodies(db)
 
 
 async def _sqlite(db: Any) -> None:
@@ -136,7 +153,7 @@ async def _sqlite(db: Any) -> None:
         await db.run_ddl(SQLITE_COLUMN)
     for statement in SQLITE_REST:
         await db.run_ddl(statement)
-    await db.run_ddl(SQLITE_BODIES)
+    await rewrite_bodies(db)
 
 
 async def forwards() -> MigrationManager:

@@ -7,10 +7,12 @@ the events' names and bodies and the subscriptions' filters and scopes.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import itertools
 import json
+import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -25,16 +27,22 @@ OPENING_KINDS = ("import", "created", "opening", "adjustment")
 # (the request was already in the socket); a re-send comes a lease later at the earliest.
 KILL_SLACK = 2.0
 SHOWN = 5  # examples listed per failing check
+# A delivery's id as receivers see it (webhook-id, X-SVC-Delivery): docs/webhooks.md.
+DELIVERY_ID = re.compile(r"^dlv_[a-z2-7]{26,}$")
 
 
 @dataclass
 class Receipt:
     at: float  # time.monotonic() when the receiver read it
-    delivery: int
+    delivery: str  # X-SVC-Delivery: the delivery's public id (dlv_…)
     attempt: int
     event: str
     body: bytes
     signature: str
+    webhook_id: str = ""
+    workspace: str = ""  # X-SVC-Workspace
+    timestamp: str = ""  # webhook-timestamp
+    standard_signature: str = ""  # webhook-signature
 
 
 class Receiver:
@@ -65,18 +73,33 @@ class Receiver:
         self.receipts.append(
             Receipt(
                 at=time.monotonic(),
-                delivery=int(headers.get("X-SVC-Delivery", "0")),
+                delivery=headers.get("X-SVC-Delivery", ""),
                 attempt=int(headers.get("X-SVC-Attempt", "0")),
                 event=headers.get("X-SVC-Event", ""),
                 body=body,
                 signature=headers.get("X-SVC-Signature", ""),
+                webhook_id=headers.get("webhook-id", ""),
+                workspace=headers.get("X-SVC-Workspace", ""),
+                timestamp=headers.get("webhook-timestamp", ""),
+                standard_signature=headers.get("webhook-signature", ""),
             )
         )
         return web.Response(text="ok")
 
     def signed(self, receipt: Receipt) -> bool:
+        """Both signatures hold: `X-SVC-Signature` over the body, and Standard Webhooks'
+        `webhook-signature` over `{webhook-id}.{webhook-timestamp}.{body}` (keyed with the
+        base64 decoding of the secret after `whsec_`), checked here with the standard library."""
         digest = hmac.new(self.secret.encode(), receipt.body, hashlib.sha256).hexdigest()
-        return hmac.compare_digest("sha256=" + digest, receipt.signature)
+        if not hmac.compare_digest("sha256=" + digest, receipt.signature):
+            return False
+        key = base64.b64decode(self.secret.removeprefix("whsec_"))
+        signed = f"{receipt.webhook_id}.{receipt.timestamp}.".encode() + receipt.body
+        expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+        return any(
+            hmac.compare_digest(entry.removeprefix("v1,"), expected)
+            for entry in receipt.standard_signature.split(" ")
+        )
 
     async def stop(self) -> None:
         if self._runner is not None:
@@ -303,8 +326,9 @@ async def check_webhooks(conn: asyncpg.Connection, ctx: Context) -> list[Check]:
         "SELECT id, customer FROM orders"
     )}  # fmt: skip
     deliveries = await conn.fetch(
-        "SELECT d.id, d.event, d.subscription, d.status, d.attempts, e.body, e.name"
-        " FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event WHERE d.event > $1",
+        "SELECT d.id, d.public_id, d.workspace, d.event, d.subscription, d.status, d.attempts,"
+        " e.body, e.name FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event"
+        " WHERE d.event > $1",
         ctx.watermark,
     )
 
@@ -322,10 +346,10 @@ async def check_webhooks(conn: asyncpg.Connection, ctx: Context) -> list[Check]:
                      pairs.items() if n > 1]  # fmt: skip
 
     active = {s["id"] for s in subs if s["is_active"]}
-    by_delivery: dict[int, list[Receipt]] = defaultdict(list)
-    owner: dict[int, int] = {}
+    by_delivery: dict[str, list[Receipt]] = defaultdict(list)
+    owner: dict[str, int] = {}
     stray = []
-    known = {d["id"]: d["subscription"] for d in deliveries}
+    known = {d["public_id"]: d["subscription"] for d in deliveries}
     for sub_id, receiver in ctx.receivers.items():
         for r in receiver.receipts:
             by_delivery[r.delivery].append(r)
@@ -338,7 +362,7 @@ async def check_webhooks(conn: asyncpg.Connection, ctx: Context) -> list[Check]:
     statuses: Counter[str] = Counter()
     for d in deliveries:
         statuses[d["status"]] += 1
-        heard = by_delivery.get(d["id"], [])
+        heard = by_delivery.get(d["public_id"], [])
         if d["subscription"] in active and d["status"] != "succeeded":
             received_problems.append(
                 f"delivery {d['id']} ({d['name']}) {d['status']} after {d['attempts']} attempts"
@@ -352,6 +376,7 @@ async def check_webhooks(conn: asyncpg.Connection, ctx: Context) -> list[Check]:
                 break
 
     dup = _duplicates(by_delivery, owner, ctx)
+    whose = _whose(deliveries, subs, ctx)
     deactivated = [
         f"subscription {s['id']} deactivated: {s['deactivated_reason']}"
         for s in subs
@@ -375,13 +400,40 @@ async def check_webhooks(conn: asyncpg.Connection, ctx: Context) -> list[Check]:
         _failed("deliveries are exactly the wanted (event, subscription) pairs", set_problems),
         _failed("every wanted delivery succeeded and was received intact", received_problems),
         _failed("duplicates only from worker kills", dup["problems"]),
+        _failed("every request names its workspace and its delivery's own dlv_ id", whose),
         _failed("no subscription deactivated", deactivated),
         _failed("no attempt left in flight", in_flight),
     ]
 
 
+def _whose(deliveries: list[Any], subs: list[Any], ctx: Context) -> list[str]:
+    """Each request carries its subscription's workspace in `X-SVC-Workspace` and in the body's
+    `workspace_id` (the event's workspace), and its delivery's id in `webhook-id` and
+    `X-SVC-Delivery` alike: `dlv_…`, one per delivery, never another delivery's."""
+    problems = []
+    ids = [d["public_id"] for d in deliveries]
+    problems += [
+        f"delivery id {i} held by {n} deliveries" for i, n in Counter(ids).items() if n > 1
+    ]
+    problems += [f"delivery {d['id']}: id {d['public_id']!r}" for d in deliveries
+                 if not DELIVERY_ID.match(d["public_id"] or "")]  # fmt: skip
+    workspace_of = {s["id"]: s["workspace"] for s in subs}
+    for sub_id, receiver in ctx.receivers.items():
+        expected = str(workspace_of.get(sub_id))
+        for r in receiver.receipts:
+            name = f"{receiver.name}: delivery {r.delivery}"
+            if r.webhook_id != r.delivery or not DELIVERY_ID.match(r.webhook_id):
+                problems.append(f"{name}: webhook-id {r.webhook_id!r}")
+            if r.workspace != expected:
+                problems.append(f"{name}: X-SVC-Workspace {r.workspace!r}, not {expected}")
+            body_workspace = json.loads(r.body).get("workspace_id")
+            if str(body_workspace) != expected:
+                problems.append(f"{name}: workspace_id {body_workspace!r}, not {expected}")
+    return problems
+
+
 def _duplicates(
-    by_delivery: dict[int, list[Receipt]], owner: dict[int, int], ctx: Context
+    by_delivery: dict[str, list[Receipt]], owner: dict[str, int], ctx: Context
 ) -> dict[str, Any]:
     """A receipt of a delivery already heard is explained by a worker kill between the two
     (the kill lost the first attempt's result); each kill may explain at most the attempts a

@@ -33,6 +33,7 @@ from models.filters import MAX_ID
 from models.mail import links
 from models.orders import timeline
 from models.stages import TERMINAL_STAGES
+from models.statements import Select
 from models.tables import Artwork, ArtworkApproval, Order
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
@@ -306,8 +307,22 @@ async def request_changes(*, workspace_id: int, order_id: int) -> None:
     return await db.atomic(write)
 
 
+# An order's recorded approvals, newest first: $1 workspace, $2 order, $3 LIMIT.
+RECORDED = Select(
+    timeline.Approval,
+    """
+    SELECT a.id, a.version, a.approved_by, a.note, a.created_at, a.actor_kind, u.name, t.name
+    FROM artwork_approvals a
+    LEFT JOIN users u ON u.id = a."user"
+    LEFT JOIN api_tokens t ON t.id = a.token
+    WHERE a.workspace = $1 AND a."order" = $2
+    ORDER BY a.id DESC LIMIT $3
+    """,
+)
+
+
 async def recorded_approvals(workspace_id: int, order_id: int) -> list[timeline.Approval]:
     """The order's recorded approvals, newest first (at most the timeline's LIMIT): the
     version, the approver's name, the note, when, and who recorded it."""
     async with statements.connection() as reader:
-        return await reader.all(timeline.APPROVALS, workspace_id, order_id, timeline.LIMIT)
+        return await reader.all(RECORDED, workspace_id, order_id, timeline.LIMIT)

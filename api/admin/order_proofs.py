@@ -1,8 +1,9 @@
 """An order's artwork and customer emails in the admin: proofs (upload, view, versions with
-the customer's answers) and the messages sent about the order (status each, resend).
+the customer's answers), approvals given elsewhere (at checkout, by phone) that staff record,
+and the messages sent about the order (status each, resend).
 
 Its two partials, `order/_proofs.html` and `order/_mail.html`, take `order`, `proofs`,
-`artwork` and `messages`. The order's page tells the same story in its timeline
+`artwork`, `approvals` and `messages`. The order's page tells the same story in its timeline
 (models/orders/timeline.py), each proof a thumbnail served by `proof_file`."""
 
 from __future__ import annotations
@@ -15,19 +16,25 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
+from api.admin.forms import form, in_words, text
+from api.admin.order_forms import Shown
 from api.admin.pages import page
 from api.admin.security import HEADERS, PREFIX
 from api.proofs.render import file_response
 from models import artwork, messages, operators, proofs
+from models.actors import Actor
 from models.errors import InvalidFields, NotFoundError, RuleRefused
 from models.tables import Artwork
 
 OrderRef = Annotated[str, PathParameter(description="Order number (ORD-…) or id")]
 Version = Annotated[int, PathParameter(description="Proof version")]
 MessageId = Annotated[int, PathParameter(description="Customer message id")]
-# A proof may be 10 MiB; the form around it adds a little. Bigger bodies get the 413 page,
-# smaller ones over 10 MiB the form's own message.
-UPLOAD_BODY_LIMIT = proofs.MAX_BYTES + 2 * 1024 * 1024
+# Bigger bodies get the 413 page, smaller ones over 10 MiB the form's own message.
+UPLOAD_BODY_LIMIT = proofs.UPLOAD_BODY_BYTES
+# The "Record approval" form: its fields (its note is `approval_note`, the upload form has its
+# own `note`) and how refusals name them.
+APPROVAL_FIELDS = {"approved_by": "approved_by", "note": "approval_note"}
+APPROVAL_LABELS = {"approved_by": "Approved by", "approval_note": "the note"}
 
 
 class OrderArtworkController(Controller):
@@ -42,7 +49,12 @@ class OrderArtworkController(Controller):
     async def _artwork(self, order: operators.OrderRef) -> dict[str, Any]:
         state = await (
             Artwork.select(
-                Artwork.status, Artwork.version, Artwork.approved_at, Artwork.approved_by
+                Artwork.status,
+                Artwork.version,
+                Artwork.approved_at,
+                Artwork.approved_by,
+                Artwork.approval_source,
+                Artwork.approval_note,
             )
             .where(Artwork.order == order.id)
             .first()
@@ -59,6 +71,7 @@ class OrderArtworkController(Controller):
         message: str = "",
         notice: str = "",
         note: str = "",
+        approval: dict[str, str] | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
         return page(
@@ -66,8 +79,10 @@ class OrderArtworkController(Controller):
             title=f"{order.number} · artwork and emails", order=order,
             artwork=await self._artwork(order),
             proofs=await proofs.for_order(workspace_id, order.id),
+            approvals=await artwork.recorded_approvals(workspace_id, order.id),
             messages=await messages.for_order(workspace_id, order.id),
             errors=errors or {}, message=message, notice=notice, note=note,
+            approval=approval or {}, shown=Shown(request.user.timezone),
         )  # fmt: skip
 
     @get("/{ref:str}/artwork")
@@ -114,6 +129,37 @@ class OrderArtworkController(Controller):
             request,
             f"{PREFIX}/orders/{order.number}/artwork",
             f"Proof version {version} uploaded; {told}",
+        )
+
+    @post("/{ref:str}/artwork/approval", status_code=303)
+    async def record_approval(
+        self, request: Request[Any, Any, Any], ref: OrderRef
+    ) -> Template | Redirect:
+        """An approval given elsewhere (at checkout, by phone), recorded by the staff member:
+        the same domain function as the API's, so `artwork.approved` is recorded alike."""
+        order = await self._order(request, ref)
+        fields = await form(request)
+        typed = {name: text(fields, field) for name, field in APPROVAL_FIELDS.items()}
+        try:
+            await artwork.record_approval(
+                workspace_id=order.workspace_id,
+                order_id=order.id,
+                approved_by=typed["approved_by"],
+                note=typed["note"],
+                actor=Actor.user(request.user.user_id),
+            )
+        except InvalidFields as invalid:
+            errors = in_words(invalid.errors, APPROVAL_LABELS, APPROVAL_FIELDS)
+            return await self._page(request, order, status_code=422, errors=errors, approval=typed)
+        except RuleRefused as refused:
+            return await self._page(
+                request, order, status_code=422, message=refused.message, approval=typed
+            )
+        return await flash.redirect(
+            request,
+            f"{PREFIX}/orders/{order.number}/artwork",
+            f"Approval given by {' '.join(typed['approved_by'].split())} recorded: the artwork "
+            "is approved.",
         )
 
     @get("/{ref:str}/proofs/{version:int}/file")

@@ -3,7 +3,8 @@ customer's answers, recorded approvals, emails, invoices, payments and webhook d
 merged into one list.
 
 One statement per source, each bounded to its newest LIMIT rows and scoped to the workspace,
-whatever the order's size; the two that record who acted, stage moves and edits, share one.
+whatever the order's size; the three that record who acted, stage moves, edits and recorded
+approvals, share one.
 Edits are read from `order_edits` (models/orders/editing.py), kept as long as the order; the
 outbox is read for webhook deliveries only, so retention (models/retention.py) pruning its
 events takes no edit from the story.
@@ -75,14 +76,18 @@ class Entry(msgspec.Struct, frozen=True):
 
 
 class Change(msgspec.Struct, array_like=True, frozen=True):
-    """A stage move or an edit, and who made it (one statement reads both)."""
+    """A stage move, an edit or a recorded approval, and who made it (one statement reads
+    them all)."""
 
-    kind: str  # EntryKind.STAGE_MOVE | EntryKind.EDIT
+    kind: str  # EntryKind.STAGE_MOVE | EntryKind.EDIT | EntryKind.APPROVAL
     id: int
     from_stage: str | None  # a move's
     to_stage: str | None  # a move's
     revision: int | None  # an edit's
     changed: str | None  # an edit's: a JSON list of the API's field names
+    version: int | None  # an approval's
+    approved_by: str | None  # an approval's
+    note: str | None  # an approval's
     at: Stamp
     actor_kind: str  # models.actors.ActorKind; "" for an edit recorded before its author was
     user_name: str | None
@@ -192,13 +197,16 @@ class Payment(msgspec.Struct, array_like=True, frozen=True):
 
 
 # $1 workspace, $2 order, $3 LIMIT in every statement.
-# Stage moves and edits, each its newest $3 (the typed NULLs let PostgreSQL unite the two).
+# Stage moves, edits and recorded approvals, each its newest $3 (the typed NULLs let PostgreSQL
+# unite them).
 CHANGES = Select(
     Change,
     """
     SELECT * FROM (
         SELECT 'stage_move' AS kind, h.id, h.from_stage, h.to_stage,
-               CAST(NULL AS INTEGER) AS revision, CAST(NULL AS TEXT) AS changed, h.at,
+               CAST(NULL AS INTEGER) AS revision, CAST(NULL AS TEXT) AS changed,
+               CAST(NULL AS INTEGER) AS version, CAST(NULL AS TEXT) AS approved_by,
+               CAST(NULL AS TEXT) AS note, h.at,
                h.actor_kind, u.name AS user_name, t.name AS token_name
         FROM stage_history h
         LEFT JOIN users u ON u.id = h."user"
@@ -209,7 +217,9 @@ CHANGES = Select(
     UNION ALL
     SELECT * FROM (
         SELECT 'edit' AS kind, e.id, CAST(NULL AS TEXT) AS from_stage,
-               CAST(NULL AS TEXT) AS to_stage, e.revision, e.changed, e.created_at,
+               CAST(NULL AS TEXT) AS to_stage, e.revision, e.changed,
+               CAST(NULL AS INTEGER) AS version, CAST(NULL AS TEXT) AS approved_by,
+               CAST(NULL AS TEXT) AS note, e.created_at,
                e.actor_kind, u.name AS user_name, t.name AS token_name
         FROM order_edits e
         LEFT JOIN users u ON u.id = e."user"
@@ -217,6 +227,18 @@ CHANGES = Select(
         WHERE e.workspace = $1 AND e."order" = $2
         ORDER BY e.id DESC LIMIT $3
     ) edits
+    UNION ALL
+    SELECT * FROM (
+        SELECT 'approval' AS kind, a.id, CAST(NULL AS TEXT) AS from_stage,
+               CAST(NULL AS TEXT) AS to_stage, CAST(NULL AS INTEGER) AS revision,
+               CAST(NULL AS TEXT) AS changed, a.version, CAST(a.approved_by AS TEXT), a.note,
+               a.created_at, a.actor_kind, u.name AS user_name, t.name AS token_name
+        FROM artwork_approvals a
+        LEFT JOIN users u ON u.id = a."user"
+        LEFT JOIN api_tokens t ON t.id = a.token
+        WHERE a.workspace = $1 AND a."order" = $2
+        ORDER BY a.id DESC LIMIT $3
+    ) approvals
     """,
 )
 DELIVERIES = Select(
@@ -239,17 +261,6 @@ PROOFS = Select(
     FROM artwork_proofs p LEFT JOIN users u ON u.id = p.created_by
     WHERE p.workspace = $1 AND p."order" = $2
     ORDER BY p.version DESC LIMIT $3
-    """,
-)
-APPROVALS = Select(
-    Approval,
-    """
-    SELECT a.id, a.version, a.approved_by, a.note, a.created_at, a.actor_kind, u.name, t.name
-    FROM artwork_approvals a
-    LEFT JOIN users u ON u.id = a."user"
-    LEFT JOIN api_tokens t ON t.id = a.token
-    WHERE a.workspace = $1 AND a."order" = $2
-    ORDER BY a.id DESC LIMIT $3
     """,
 )
 EMAILS = Select(
@@ -304,6 +315,19 @@ def _move(row: Change) -> StageMove:
     )
 
 
+def _approval(row: Change) -> Approval:
+    return Approval(
+        id=row.id,
+        version=row.version or 0,
+        approved_by=row.approved_by or "",
+        note=row.note or "",
+        created_at=row.at,
+        actor_kind=row.actor_kind,
+        user_name=row.user_name,
+        token_name=row.token_name,
+    )
+
+
 def _edit(row: Change) -> Edit:
     """An edit's revision, changed fields in people's words, and who (a list not read as
     expected still makes an entry: the edit happened)."""
@@ -330,12 +354,12 @@ async def timeline(
     changes = await reader.all(CHANGES, *args)
     deliveries = await reader.all(DELIVERIES, *args)
     proofs = await reader.all(PROOFS, *args)
-    approvals = await reader.all(APPROVALS, *args)
     emails = await reader.all(EMAILS, *args)
     invoices = await reader.all(INVOICES, *args)
     payments = await reader.all(PAYMENTS, *args)
     moves = [r for r in changes if r.kind == EntryKind.STAGE_MOVE]
     edits = [r for r in changes if r.kind == EntryKind.EDIT]
+    approvals = [_approval(r) for r in changes if r.kind == EntryKind.APPROVAL]
     entries = [
         Entry(EntryKind.STAGE_MOVE, when(r.at), f"move-{r.id}", _move(r), r.id) for r in moves
     ]

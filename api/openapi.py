@@ -35,19 +35,37 @@ from litestar.typing import FieldDefinition
 from swagger_ui_bundle import swagger_ui_path
 
 from api.schemas.common import ErrorBody, ValidationErrorBody
+from models.errors import ErrorCode
 
 
 def error_response(
     body: type[Any], description: str, examples: dict[str, dict[str, Any]]
 ) -> ResponseSpec:
     """A documented error response with real example bodies: never generated ones (noise,
-    and generating them would load polyfactory and faker into every web process)."""
+    and generating them would load polyfactory and faker into every web process). An error
+    body's example gives its `message` and `code`; `errors` and `details` default to `{}`."""
     return ResponseSpec(
         body,
         description=description,
         generate_examples=False,
-        examples=[Example(summary=summary, value=value) for summary, value in examples.items()],
+        examples=[
+            Example(summary=summary, value=_complete(body, value))
+            for summary, value in examples.items()
+        ],
     )
+
+
+def _complete(body: type[Any], example: dict[str, Any]) -> dict[str, Any]:
+    if body is ErrorBody:
+        return {"message": example["message"], "code": example["code"], "details": {}}
+    if body is ValidationErrorBody:
+        return {
+            "message": example["message"],
+            "code": example["code"],
+            "errors": example.get("errors", {}),
+            "details": example.get("details", {}),
+        }
+    return example
 
 
 COMMON_RESPONSES: dict[int, ResponseSpec] = {
@@ -55,16 +73,19 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
         ErrorBody,
         "Missing, malformed, invalid, expired or revoked token (with `WWW-Authenticate: Bearer`)",
         {
-            "missing": {"message": "Missing bearer token: send 'Authorization: Bearer <token>'"},
-            "invalid": {"message": "Invalid token"},
-            "expired": {"message": "Token expired"},
-            "revoked": {"message": "Token revoked"},
+            "missing": {
+                "message": "Missing bearer token: send 'Authorization: Bearer <token>'",
+                "code": ErrorCode.UNAUTHENTICATED,
+            },
+            "invalid": {"message": "Invalid token", "code": ErrorCode.UNAUTHENTICATED},
+            "expired": {"message": "Token expired", "code": ErrorCode.UNAUTHENTICATED},
+            "revoked": {"message": "Token revoked", "code": ErrorCode.UNAUTHENTICATED},
         },
     ),
     403: error_response(
         ErrorBody,
         "The token's user is deactivated",
-        {"deactivated": {"message": "User is deactivated"}},
+        {"deactivated": {"message": "User is deactivated", "code": ErrorCode.FORBIDDEN}},
     ),
     422: error_response(
         ValidationErrorBody,
@@ -73,12 +94,13 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
         {
             "invalid parameter": {
                 "message": "The page parameter must be at least 1.",
+                "code": ErrorCode.VALIDATION_FAILED,
                 "errors": {"page": ["The page parameter must be at least 1."]},
             },
             "plan without API": {
                 "message": "The workspace's plan (standard) does not include API access; "
                 "upgrade to Premium or Enterprise",
-                "errors": {},
+                "code": ErrorCode.PLAN_EXCLUDES_API,
             },
         },
     ),
@@ -87,7 +109,8 @@ COMMON_RESPONSES: dict[int, ResponseSpec] = {
         "Rate limited; `Retry-After` gives the seconds to wait",
         {
             "rate limited": {
-                "message": "Rate limit of 60 requests per minute exceeded; retry in 12 s"
+                "message": "Rate limit of 60 requests per minute exceeded; retry in 12 s",
+                "code": ErrorCode.RATE_LIMITED,
             }
         },
     ),
@@ -97,7 +120,7 @@ ONE_RECORD_RESPONSES: dict[int, ResponseSpec] = {
     404: error_response(
         ErrorBody,
         "Not found, or in another workspace",
-        {"not found": {"message": "Order not found"}},
+        {"not found": {"message": "Order not found", "code": ErrorCode.NOT_FOUND}},
     ),
 }
 

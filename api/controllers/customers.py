@@ -32,7 +32,7 @@ from api.schemas.customers import CustomerListQuery
 from api.validation import StrictBody, parse_query
 from models.customers import addresses, contacts, queries, records
 from models.customers.changes import Precondition
-from models.errors import StaleError
+from models.errors import ErrorCode, StaleError
 from models.schemas.customers import (
     Address,
     AddressCreate,
@@ -58,7 +58,7 @@ STALE_EXAMPLE = (
 STALE_RESPONSE = error_response(
     ErrorBody,
     "The customer changed since the If-Match tag was read",
-    {"stale": {"message": STALE_EXAMPLE}},
+    {"stale": {"message": STALE_EXAMPLE, "code": ErrorCode.PRECONDITION_FAILED}},
 )
 EDIT_RESPONSES: dict[int, ResponseSpec] = {
     **WRITE_RESPONSES,

@@ -24,7 +24,7 @@ from api.schemas.common import ErrorBody, Page
 from api.schemas.orders import OrderListQuery
 from api.validation import StrictBody, parse_query
 from models.actors import Actor
-from models.errors import StaleError
+from models.errors import ErrorCode, StaleError
 from models.orders import creating, editing, stage_moves
 from models.orders import queries as queries
 from models.orders.queries import OrderRows, Precondition
@@ -47,7 +47,7 @@ STALE_EXAMPLE = (
 STALE_RESPONSE = error_response(
     ErrorBody,
     "The order changed since the If-Match tag was read",
-    {"stale": {"message": STALE_EXAMPLE}},
+    {"stale": {"message": STALE_EXAMPLE, "code": ErrorCode.PRECONDITION_FAILED}},
 )
 WRITE_RESPONSES: dict[int, ResponseSpec] = {
     **COMMON_RESPONSES,
@@ -57,14 +57,20 @@ WRITE_RESPONSES: dict[int, ResponseSpec] = {
         {
             "key busy": {
                 "message": "A request with this Idempotency-Key is still being processed; "
-                "retry in 3 seconds."
+                "retry in 1 second.",
+                "code": ErrorCode.IDEMPOTENCY_IN_PROGRESS,
             }
         },
     ),
     413: error_response(
         ErrorBody,
         "Request body larger than 1 MiB",
-        {"too large": {"message": "Request body too large (limit 1 MiB)"}},
+        {
+            "too large": {
+                "message": "Request body too large (limit 1 MiB)",
+                "code": ErrorCode.BODY_TOO_LARGE,
+            }
+        },
     ),
 }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from models.errors import ErrorCode
 from models.tables import Customer, Order
 from tests import factories
 from tests.api.order_helpers import advance, create, line, order_body, shop
@@ -179,3 +180,24 @@ async def test_an_idempotency_key_in_progress_is_coded_and_says_retry_in_a_secon
         assert answer.json()["code"] == "idempotency_in_progress"
         assert answer.headers["retry-after"] == "1"
     assert {a.status_code for a in answers} <= {201, 409}
+
+
+def test_every_documented_error_example_has_the_body_an_error_has(app):
+    document = app.openapi_schema.to_schema()
+    codes = set(document["components"]["schemas"]["ErrorCode"]["enum"])
+    assert codes == {code.value for code in ErrorCode}
+    seen = 0
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation.get("responses", {}).items():
+                if not status.startswith("4") or path == "/health":
+                    continue
+                for media in response.get("content", {}).values():
+                    for example in media.get("examples", {}).values():
+                        body = example["value"]
+                        where = (method, path, status, body)
+                        assert body["code"] in codes, where
+                        assert isinstance(body["details"], dict), where
+                        assert ("errors" in body) == (status == "422"), where
+                        seen += 1
+    assert seen > 50

@@ -7,6 +7,9 @@ docs/storefront.md tells integrators to. The storefront finds or creates its buy
 order, hears `order.created`; staff dispatch it in the admin (logged in through the real login
 form); the storefront hears `order.dispatched` with the carrier and tracking number;
 accounting records a part payment and then the rest, and `invoice.paid` arrives once.
+Under the approval rule a new shop starts with, the storefront uploads the proof and records
+the buyer's checkout approval through the API and takes the order to dispatch; two shops
+delivering to one endpoint are told apart by `X-SVC-Workspace` and never share a `webhook-id`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from tests.admin.support import log_in, member, post_form
 from tests.daemon.support import Receiver
 from tests.e2e.test_web_server import Web, start_web, stop
 from tests.e2e.test_worker_processes import ROOT, Worker
+from tests.proofs.files import png
 
 pytestmark = pytest.mark.slow
 
@@ -114,9 +118,8 @@ class Shop:
 
 
 @pytest.fixture
-async def shop(backend: str, tmp_path: Path) -> AsyncIterator[Shop]:
-    """A workspace dispatching without artwork approval, served by both processes."""
-    ws = await factories.workspace(require_artwork_approval=False, strict_sequence=False)
+async def processes(backend: str, tmp_path: Path) -> AsyncIterator[tuple[Web, Worker]]:
+    """The web process and the webhook worker, as the Procfile runs them."""
     web_process = start_web(tmp_path / "web.log", DATABASE_URL=backend, LOG_LEVEL="WARNING")
     log = tmp_path / "worker.log"
     environment = {
@@ -133,12 +136,19 @@ async def shop(backend: str, tmp_path: Path) -> AsyncIterator[Shop]:
     worker = Worker(process, log)
     try:
         await worker.started()
-        yield Shop(web_process, worker, ws)
+        yield web_process, worker
     finally:
         if process.returncode is None:
             process.terminate()
             await worker.exit_code()
         stop(web_process.process)
+
+
+@pytest.fixture
+async def shop(processes: tuple[Web, Worker]) -> Shop:
+    """A workspace dispatching without artwork approval, served by both processes."""
+    ws = await factories.workspace(require_artwork_approval=False, strict_sequence=False)
+    return Shop(*processes, ws)
 
 
 async def all_delivered(seconds: float = 30.0) -> None:
@@ -332,3 +342,145 @@ async def test_a_storefront_order_is_created_dispatched_and_paid(
     request = receiver.requests[0]
     with pytest.raises(WebhookVerificationError):
         Webhook(signing.new_secret()).verify(request.body, request.headers)
+
+
+class SharedInbox:
+    """One endpoint receiving from several shops, as an app serving many shops would: each
+    request's `X-SVC-Workspace` picks the secret it is verified with (`standardwebhooks`)."""
+
+    def __init__(self) -> None:
+        self.secrets: dict[str, str] = {}
+        self.received: list[tuple[dict[str, str], dict[str, Any]]] = []
+        self.refused = 0
+        self.arrived = asyncio.Event()
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        secret = self.secrets.get(request.headers.get("X-SVC-Workspace", ""))
+        try:
+            if secret is None:
+                raise WebhookVerificationError("no such shop")
+            event = Webhook(secret).verify(body, dict(request.headers))
+        except WebhookVerificationError:
+            self.refused += 1
+            return web.json_response({"error": "bad signature"}, status=401)
+        self.received.append((dict(request.headers), event))
+        self.arrived.set()
+        return web.Response(status=204)
+
+    async def wait_for(self, workspace: int, name: str, seconds: float = 30.0) -> dict[str, Any]:
+        def found() -> dict[str, Any] | None:
+            events = (event for _, event in self.received if event["event"] == name)
+            return next((event for event in events if event["workspace_id"] == workspace), None)
+
+        async with asyncio.timeout(seconds):
+            while (event := found()) is None:
+                self.arrived.clear()
+                await self.arrived.wait()
+        return event
+
+
+@pytest.fixture
+async def shared_inbox() -> AsyncIterator[tuple[SharedInbox, str]]:
+    inbox = SharedInbox()
+    app = web.Application()
+    app.router.add_post("/hooks", inbox.handle)
+    runner = web.AppRunner(app, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    try:
+        yield inbox, f"http://127.0.0.1:{port}/hooks"
+    finally:
+        await runner.cleanup()
+
+
+async def test_artwork_through_the_api_and_two_shops_on_one_receiver(
+    processes: tuple[Web, Worker], shared_inbox: tuple[SharedInbox, str]
+) -> None:
+    web_process, _ = processes
+    inbox, url = shared_inbox
+    # Two shops as a new workspace starts: artwork approval required before production.
+    shops = [await factories.workspace(require_artwork_approval=True) for _ in range(2)]
+    for ws in shops:
+        _, secret = await subscriptions.create(ws.id, url, "*")
+        inbox.secrets[str(ws.id)] = secret
+    first, second = shops
+    api = httpx.AsyncClient(
+        base_url=web_process.base, headers=await factories.caller(first), timeout=10
+    )
+    other = httpx.AsyncClient(
+        base_url=web_process.base, headers=await factories.caller(second), timeout=10
+    )
+    async with api, other:
+        buyer = await api.post(
+            "/api/v1/customers",
+            json={"name": "Jo Bloggs", "contacts": [{"name": "Jo", "email": EMAIL}]},
+        )
+        assert buyer.status_code == 201, buyer.text
+        made = await api.post(
+            "/api/v1/orders", json={"customer_id": buyer.json()["id"], "items": [ITEM]}
+        )
+        assert made.status_code == 201, made.text
+        order_id = made.json()["id"]
+        path = f"/api/v1/orders/{order_id}"
+
+        # The rule holds: no production before the artwork is approved.
+        early = await api.post(f"{path}/advance", json={"to_stage": "in_production"})
+        assert (early.status_code, early.json()["code"]) == (422, "stage_move_refused")
+
+        # The storefront attaches the buyer's artwork as the first proof (no email: the
+        # buyer approved it at checkout) and records that approval.
+        proof = await api.post(
+            f"{path}/proofs",
+            data={"notify": "false"},
+            files={"file": ("front.png", png(), "image/png")},
+        )
+        assert proof.status_code == 201, proof.text
+        assert proof.json()["status"] == "awaiting_approval"
+        approved = await api.post(
+            f"{path}/artwork/approve",
+            json={"approved_by": "Jo Bloggs", "note": "Approved at checkout"},
+        )
+        assert approved.status_code == 200, approved.text
+        assert approved.json()["status"] == "approved"
+        heard = await inbox.wait_for(first.id, "artwork.approved")
+        assert heard["order_id"] == order_id
+
+        # Through production to dispatch, each move made on the order as last read.
+        for stage in ("print_queue", "in_production", "qc_pack", "dispatched"):
+            tag = (await api.get(path)).headers["ETag"]
+            moved = await api.post(
+                f"{path}/advance", json={"to_stage": stage}, headers={"If-Match": tag}
+            )
+            assert (moved.status_code, moved.json()["stage"]) == (200, stage), moved.text
+        stale = await api.post(
+            f"{path}/advance", json={"to_stage": "qc_pack"}, headers={"If-Match": tag}
+        )
+        assert (stale.status_code, stale.json()["code"]) == (412, "precondition_failed")
+        await inbox.wait_for(first.id, "order.dispatched")
+
+        # The other shop's order reaches the same endpoint.
+        its_buyer = await other.post("/api/v1/customers", json={"name": "Sam"})
+        its_order = await other.post(
+            "/api/v1/orders",
+            json={
+                "customer_id": its_buyer.json()["id"],
+                "lines": [{"description": "Tee", "quantity": 1, "unit_price_cents": 900}],
+            },
+        )
+        assert its_order.status_code == 201, its_order.text
+        await inbox.wait_for(second.id, "order.created")
+
+    # Told apart by X-SVC-Workspace (the payload's workspace_id agrees), never sharing an id.
+    assert inbox.refused == 0
+    by_shop: dict[int, set[str]] = {first.id: set(), second.id: set()}
+    for headers, event in inbox.received:
+        assert headers["X-SVC-Workspace"] == str(event["workspace_id"])
+        assert headers["webhook-id"] == headers["X-SVC-Delivery"]
+        assert headers["webhook-id"].startswith("dlv_") and len(headers["webhook-id"]) >= 30
+        by_shop[event["workspace_id"]].add(headers["webhook-id"])
+    assert by_shop[first.id] and by_shop[second.id]
+    assert by_shop[first.id].isdisjoint(by_shop[second.id])
+    assert sum(map(len, by_shop.values())) == len(inbox.received)  # one request per delivery

@@ -23,6 +23,7 @@ from models.actors import OPERATOR, Actor
 from models.errors import (
     UNSTORABLE_LINE,
     UNSTORABLE_TEXT,
+    ErrorCode,
     InvalidFields,
     NotFoundError,
     RuleRefused,
@@ -97,7 +98,8 @@ async def _locked_order(workspace_id: int, order_id: int) -> dict[str, Any]:
         raise NotFoundError("Order not found")
     if order["stage"] in TERMINAL_STAGES:
         raise RuleRefused(
-            f"Order {order['number']} is {order['stage']}; its artwork can no longer change."
+            f"Order {order['number']} is {order['stage']}; its artwork can no longer change.",
+            code=ErrorCode.ARTWORK_LOCKED,
         )
     return order
 
@@ -221,7 +223,8 @@ async def record_approval(
         if artwork["status"] == "approved":
             raise RuleRefused(
                 f"The artwork of order {order['number']} is already approved (version "
-                f"{artwork['version']}); send a new proof to have a new version approved."
+                f"{artwork['version']}); send a new proof to have a new version approved.",
+                code=ErrorCode.ARTWORK_LOCKED,
             )
         if artwork["id"] is None:
             await Artwork(workspace=workspace_id, order=order["id"]).save()

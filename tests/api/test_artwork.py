@@ -243,7 +243,7 @@ async def test_other_workspaces_orders_and_finished_orders(client):
         ):
             assert response.status_code == 422, response.text
             body = response.json()
-            assert body["errors"] == {}
+            assert (body["errors"], body["code"]) == ({}, "artwork_locked")
             assert body["message"] == (
                 f"Order {done.number} is {stage}; its artwork can no longer change."
             )
@@ -326,7 +326,7 @@ async def test_an_approval_before_any_proof_is_recorded_and_sent(client):
 
     again = await approve(client, s.auth, o.id)
     assert again.status_code == 422
-    assert again.json()["errors"] == {}
+    assert (again.json()["errors"], again.json()["code"]) == ({}, "artwork_locked")
     assert again.json()["message"] == (
         f"The artwork of order {o.number} is already approved (version 0); send a new proof "
         "to have a new version approved."

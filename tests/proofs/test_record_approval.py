@@ -11,7 +11,7 @@ import httpx
 from models.tables import Artwork, ArtworkApproval, WebhookEvent
 from tests.admin.support import csrf_of
 from tests.proofs.files import png
-from tests.proofs.support import Shop, shop, upload
+from tests.proofs.support import Shop, last_link, shop, upload
 
 ENTRY = re.compile(r'<li class="entry" data-kind="approval" id="approval-\d+">(.*?)</li>', re.S)
 
@@ -64,7 +64,9 @@ async def test_staff_record_an_approval_given_at_checkout(staff: httpx.AsyncClie
     assert f"recorded by {s.owner.name}" in entry and "before any proof" in entry
 
 
-async def test_an_approval_of_the_proof_awaiting_the_customer(staff: httpx.AsyncClient):
+async def test_an_approval_of_the_proof_awaiting_the_customer(
+    staff: httpx.AsyncClient, customer: httpx.AsyncClient
+):
     s = await shop(staff)
     assert (await upload(s, png(), "front.png")).status_code == 303
     done = await _record(s, approved_by="Dana (on the phone)")
@@ -74,6 +76,10 @@ async def test_an_approval_of_the_proof_awaiting_the_customer(staff: httpx.Async
     order_page = await staff.get(f"/admin/orders/{s.order.number}")
     [entry] = ENTRY.findall(order_page.text)
     assert "of proof version 1" in entry
+    # The customer's link says the proof was answered, and offers no answer any more.
+    proof_page = await customer.get(await last_link())
+    assert "This proof has already been answered." in proof_page.text
+    assert "Approve version 1" not in proof_page.text
 
 
 async def test_refusals_come_back_on_the_form(staff: httpx.AsyncClient):

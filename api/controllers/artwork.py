@@ -43,7 +43,7 @@ from api.schemas.common import ErrorBody
 from api.validation import StrictBody
 from models import artwork, proofs
 from models.actors import Actor
-from models.errors import InvalidFields
+from models.errors import ErrorCode, InvalidFields
 from models.orders import queries
 from models.schemas.orders import Artwork, artwork_body
 
@@ -62,7 +62,7 @@ UPLOAD_RESPONSES: dict[int, ResponseSpec] = {
     413: error_response(
         ErrorBody,
         f"Request body larger than {UPLOAD_LIMIT_MIB} MiB",
-        {"too large": {"message": TOO_LARGE}},
+        {"too large": {"message": TOO_LARGE, "code": ErrorCode.BODY_TOO_LARGE}},
     ),
 }
 APPROVE_RESPONSES: dict[int, ResponseSpec] = {**WRITE_RESPONSES, **ONE_RECORD_RESPONSES}

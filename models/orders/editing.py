@@ -32,7 +32,14 @@ import msgspec
 from models import clock, db, statements, stock
 from models.actors import Actor
 from models.customers.addresses import NewAddress
-from models.errors import InvalidFields, NotFoundError, RuleRefused, StaleError, normalise_newlines
+from models.errors import (
+    ErrorCode,
+    InvalidFields,
+    NotFoundError,
+    RuleRefused,
+    StaleError,
+    normalise_newlines,
+)
 from models.filters import MAX_ID
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
@@ -211,7 +218,7 @@ async def edit_order(
                 return
             reason = _refusal(order, edit)
             if reason is not None:
-                raise RuleRefused(reason)
+                raise RuleRefused(reason, code=ErrorCode.ORDER_LOCKED)
             external_ref = order.external_ref if edit.external_ref is KEEP else edit.external_ref
             if external_ref is not None and external_ref != order.external_ref:
                 taken = await conn.row(_REF_TAKEN, workspace_id, external_ref, order_id)
@@ -221,7 +228,9 @@ async def edit_order(
                             "external_ref": [
                                 f"The external_ref has already been taken by order {taken[0]}."
                             ]
-                        }
+                        },
+                        code=ErrorCode.EXTERNAL_REF_TAKEN,
+                        details={"order_id": taken[0]},
                     )
             due_by = order.due_by
             if not isinstance(edit.due_by, Keep):

@@ -16,7 +16,7 @@ from typing import Any
 
 from models import clock, db, messages, stock
 from models.actors import Actor
-from models.errors import InvalidFields, NotFoundError, RuleRefused
+from models.errors import ErrorCode, InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.invoices import issuing
 from models.orders.queries import Precondition, check_precondition
@@ -119,7 +119,7 @@ async def advance_order(
             await check_precondition(precondition, workspace_id, order_id, workspace["timezone"])
         reason = refusal(await _move(order, workspace, to_stage))
         if reason is not None:
-            raise RuleRefused(reason)
+            raise RuleRefused(reason, code=ErrorCode.STAGE_MOVE_REFUSED)
 
         values: dict[Any, Any] = {Order.stage: to_stage, Order.updated_at: now}
         if consumes_stock(to_stage) and not order["stock_consumed"]:

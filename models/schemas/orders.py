@@ -79,8 +79,10 @@ Country = Annotated[
 Phone = Annotated[str, msgspec.Meta(max_length=50, pattern=ONE_LINE)]
 
 
-class ShipTo(Schema, kw_only=True):
+class ShipTo(Input, kw_only=True):
     """An address an order ships to, copied onto the order."""
+
+    noun: ClassVar[str] = "a ship-to address"
 
     name: Line = ""
     company: Line = ""
@@ -433,7 +435,7 @@ LATEST_DUE_BY = dt.date(9999, 12, 30)
 AdvanceTarget = Literal["artwork", "print_queue", "in_production", "qc_pack", "dispatched"]
 
 
-class OrderLineCreate(Schema):
+class OrderLineCreate(Input):
     description: Annotated[
         str, msgspec.Meta(max_length=MAX_DESCRIPTION, pattern=NOT_BLANK, description="Not blank")
     ]
@@ -491,7 +493,7 @@ ExternalRef = Annotated[
 LineList = Annotated[list[OrderLineCreate], msgspec.Meta(max_length=MAX_LINES)]
 
 
-class OrderCreate(Schema):
+class OrderCreate(Input):
     customer_id: Annotated[
         int,
         msgspec.Meta(
@@ -557,7 +559,7 @@ def new_lines(lines: list[OrderLineCreate]) -> list[NewLine]:
     ]
 
 
-class OrderUpdate(Schema):
+class OrderUpdate(Input):
     """`PATCH /orders/{id}`: only the fields sent change; a given `lines` or
     `items` replaces all of its kind; a given `ship_to` is merged into the order's."""
 
@@ -599,7 +601,9 @@ class OrderUpdate(Schema):
         )
 
 
-class AdvanceRequest(Schema):
+class AdvanceRequest(Input):
+    noun: ClassVar[str] = "a stage move"
+
     to_stage: Annotated[
         AdvanceTarget,
         msgspec.Meta(

@@ -65,7 +65,10 @@ async def test_every_write_route_refuses_a_field_it_does_not_have(
         path = fill(route.template, ids)
         request: dict[str, Any]
         if kind == "multipart/form-data":
-            request = {"data": {UNKNOWN: "1"}, "files": {"file": ("a.png", b"\x89PNG", "image/png")}}
+            request = {
+                "data": {UNKNOWN: "1"},
+                "files": {"file": ("a.png", b"\x89PNG", "image/png")},
+            }
         else:
             request = {"json": {UNKNOWN: "1"}}
         response = await client.request(route.method, path, headers=auth, **request)

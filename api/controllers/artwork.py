@@ -166,6 +166,7 @@ class ArtworkController(Controller):
             f"{UPLOAD_LIMIT_MIB} MiB answers 413. " + REFUSALS
         ),
         status_code=HTTP_201_CREATED,
+        response_description="The order's artwork, the new proof last in `proofs`",
         request_max_body_size=proofs.UPLOAD_BODY_BYTES,
         responses=UPLOAD_RESPONSES,
         response_headers=[REPLAYED_RESPONSE_HEADER],

@@ -179,6 +179,12 @@ def _header(name: str, description: str, *, required: bool = True, **schema: Any
     )
 
 
+def _operation_id(name: str) -> str:
+    """camelCase as the API's own operations: `order.stage_changed` is `orderStageChanged`."""
+    words = name.replace(".", "_").split("_")
+    return words[0] + "".join(word.capitalize() for word in words[1:])
+
+
 def _operation(name: str, ref: Reference) -> Operation:
     return Operation(
         tags=["Webhooks"],
@@ -190,7 +196,7 @@ def _operation(name: str, ref: Reference) -> Operation:
         "The same event is readable later with `GET /api/v1/events/{event_id}`. An owner can "
         "also send a `webhook.test` event (`event`, `event_id`, `occurred_at`, "
         "`workspace_id`, `subscription_id`) to one subscription, whatever its event list.",
-        operation_id="webhook_" + name.replace(".", "_"),
+        operation_id=_operation_id(name),
         parameters=[
             _header("X-SVC-Event", "The event name", const=name),
             _header(

@@ -252,6 +252,8 @@ async def test_operation_ids_are_unique_camel_case_names(openapi):
 
     assert {key: ids.get(key) for key in OPERATION_IDS} == OPERATION_IDS
     assert [i for i in ids.values() if not CAMEL_CASE.fullmatch(i)] == []  # later routes too
+    assert [i for i in webhook_ids if not CAMEL_CASE.fullmatch(i)] == []
+    assert "orderStageChanged" in webhook_ids
     every_id = [*ids.values(), *webhook_ids]
     assert len(set(every_id)) == len(every_id)
 

@@ -21,7 +21,7 @@ PLAN_REFUSED = re.compile(
 
 def _assert_401(response, message):
     assert response.status_code == 401, response.text
-    assert response.json() == {"message": message}
+    assert response.json() == {"message": message, "code": "unauthenticated", "details": {}}
     assert response.headers["www-authenticate"] == "Bearer"
 
 
@@ -131,7 +131,7 @@ async def test_deactivated_user_is_403_at_once_and_back_when_reactivated(client)
     back = await client.get("/api/v1/me", headers=auth)
 
     assert refused.status_code == 403
-    assert refused.json() == {"message": "User is deactivated"}
+    assert refused.json() == {"message": "User is deactivated", "code": "forbidden", "details": {}}
     assert back.status_code == 200
 
 

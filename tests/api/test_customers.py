@@ -210,7 +210,7 @@ async def test_unknown_customer_is_404(client):
     response = await client.get(f"/api/v1/customers/{c.id + 1}", headers=auth)
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Customer not found"}
+    assert response.json() == {"message": "Customer not found", "code": "not_found", "details": {}}
 
 
 async def test_ordered_by_name_then_id(client):

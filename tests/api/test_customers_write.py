@@ -204,7 +204,8 @@ async def test_etag_if_none_match_304_and_if_match_412(client):
     assert ok.status_code == 200, ok.text
     stale = await send(client, ws, "PATCH", f"/{c['id']}", {"name": "C"}, **{"If-Match": etag})
     assert stale.status_code == 412, stale.text
-    assert set(stale.json()) == {"message"}
+    assert set(stale.json()) == {"message", "code", "details"}
+    assert (stale.json()["code"], stale.json()["details"]) == ("precondition_failed", {})
     chained = await send(
         client, ws, "PATCH", f"/{c['id']}", {"name": "D"}, **{"If-Match": ok.headers["etag"]}
     )

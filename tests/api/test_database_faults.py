@@ -77,7 +77,8 @@ def _assert_unavailable(response: httpx.Response) -> None:
     assert response.status_code == 503, response.text
     assert response.headers["Retry-After"] == "1"
     body = response.json()
-    assert set(body) == {"message"} and body["message"]
+    assert set(body) == {"message", "code", "details"} and body["message"]
+    assert (body["code"], body["details"]) == ("service_unavailable", {})
 
 
 async def test_a_read_whose_connection_is_killed_mid_statement_is_retried(client, postgres):

@@ -13,7 +13,7 @@ async def test_unknown_route_is_404_with_a_message(client):
     for path in ("/api/v1/nope", "/api/v2/orders", "/nope", "/api/v1/orders/1/lines"):
         response = await client.get(path, headers=auth)
         assert response.status_code == 404, path
-        assert response.json() == {"message": "Not found"}
+        assert response.json() == {"message": "Not found", "code": "not_found", "details": {}}
 
 
 @pytest.mark.parametrize(
@@ -32,7 +32,11 @@ async def test_wrong_method_is_405_with_allow(client, method, path, allowed):
     response = await client.request(method, path, headers=auth)
 
     assert response.status_code == 405
-    assert response.json() == {"message": "Method not allowed"}
+    assert response.json() == {
+        "message": "Method not allowed",
+        "code": "method_not_allowed",
+        "details": {},
+    }
     assert allowed in response.headers["allow"]
 
 
@@ -59,7 +63,9 @@ async def test_impossible_ids_are_404(client, resource):
     for raw_id in IMPOSSIBLE_IDS:
         response = await client.get(f"/api/v1/{resource}/{raw_id}", headers=auth)
         assert response.status_code == 404, (raw_id, response.text)
-        assert set(response.json()) == {"message"}, raw_id
+        body = response.json()
+        assert set(body) == {"message", "code", "details"}, raw_id
+        assert (body["code"], body["details"]) == ("not_found", {}), raw_id
 
 
 async def test_body_over_one_mebibyte_is_413(client):
@@ -73,7 +79,11 @@ async def test_body_over_one_mebibyte_is_413(client):
     )
 
     assert response.status_code == 413
-    assert response.json() == {"message": "Request body too large (limit 1 MiB)"}
+    assert response.json() == {
+        "message": "Request body too large (limit 1 MiB)",
+        "code": "body_too_large",
+        "details": {},
+    }
 
 
 INVALID_PARAMETERS = [
@@ -95,7 +105,8 @@ async def test_invalid_parameters_are_422_naming_the_field(client):
         response = await client.get(path, params=params, headers=auth)
         assert response.status_code == 422, (path, params, response.text)
         body = response.json()
-        assert set(body) == {"message", "errors"}
+        assert set(body) == {"message", "code", "errors", "details"}
+        assert (body["code"], body["details"]) == ("validation_failed", {})
         assert list(body["errors"]) == [field]
         assert all(isinstance(m, str) and m for m in body["errors"][field])
         assert body["message"] == body["errors"][field][0]
@@ -115,7 +126,12 @@ async def test_parameter_messages_name_the_parameter(client):
 
     for (name, value), message in expected.items():
         response = await client.get("/api/v1/orders", params={name: value}, headers=auth)
-        assert response.json() == {"message": message, "errors": {name: [message]}}, value
+        assert response.json() == {
+            "message": message,
+            "code": "validation_failed",
+            "errors": {name: [message]},
+            "details": {},
+        }, value
 
 
 async def test_several_invalid_parameters_are_all_reported(client):

@@ -236,10 +236,11 @@ async def test_another_workspaces_event_and_a_malformed_id_answer_the_same_404(c
     ]
 
     assert [r.status_code for r in answers] == [404] * 7
-    assert all(r.json() == {"message": "Event not found"} for r in answers)
+    not_found = {"message": "Event not found", "code": "not_found", "details": {}}
+    assert all(r.json() == not_found for r in answers)
     unknown_route = await client.get("/api/v1/events/a/b", headers=auth)
     assert unknown_route.status_code == 404
-    assert set(unknown_route.json()) == {"message"}
+    assert unknown_route.json() == {"message": "Not found", "code": "not_found", "details": {}}
 
 
 async def test_every_bad_parameter_is_named_in_one_422(client):

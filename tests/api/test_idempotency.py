@@ -77,18 +77,21 @@ async def test_the_same_key_with_another_body_is_422(client):
             "This Idempotency-Key was already used for a different request; "
             "use a new key for a new request."
         ),
+        "code": "idempotency_mismatch",
         "errors": {
             KEY: [
                 "This Idempotency-Key was already used for a different request; "
                 "use a new key for a new request."
             ]
         },
+        "details": {},
     }
     # ... and on another endpoint.
     order_id = first.json()["id"]
     moved = await advance(client, s.auth, order_id, "print_queue", headers={KEY: "k1"})
     assert moved.status_code == 422
     assert list(moved.json()["errors"]) == [KEY]
+    assert moved.json()["code"] == "idempotency_mismatch"
     assert await Order.count() == 1
     assert await StageChange.count() == 1
 
@@ -120,7 +123,9 @@ async def test_while_the_first_is_running_a_retry_gets_409(client):
     assert response.headers["retry-after"] == "1"
     assert response.json() == {
         "message": "A request with this Idempotency-Key is still being processed; "
-        "retry in 1 second."
+        "retry in 1 second.",
+        "code": "idempotency_in_progress",
+        "details": {},
     }
     assert await Order.count() == 0
     assert await IdempotencyKey.select(IdempotencyKey.status) == [{"status": "running"}]

@@ -1,6 +1,6 @@
 """A write whose Idempotency-Key is held by a request still in progress answers 409 through
-the one error path (`{"message"}` and `Retry-After`, no ETag of the error), on every keyed
-write that tags its answer: customer create and edit, order create and edit."""
+the one error path (`{"message", "code", "details"}` and `Retry-After`, no ETag of the error),
+on every keyed write that tags its answer: customer create and edit, order create and edit."""
 
 from __future__ import annotations
 
@@ -32,7 +32,9 @@ def _assert_busy(response: Any) -> None:
     assert response.headers["retry-after"] == "1"
     assert response.json() == {
         "message": "A request with this Idempotency-Key is still being processed; "
-        "retry in 1 second."
+        "retry in 1 second.",
+        "code": "idempotency_in_progress",
+        "details": {},
     }
     assert response.headers["content-type"] == "application/json"
     assert "etag" not in response.headers

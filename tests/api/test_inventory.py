@@ -127,7 +127,12 @@ async def test_other_low_values_are_422(client):
         response = await client.get("/api/v1/inventory", params={"low": value}, headers=auth)
         assert response.status_code == 422, value
         message = "The selected low is invalid; use one of: true, false, 1, 0."
-        assert response.json() == {"message": message, "errors": {"low": [message]}}
+        assert response.json() == {
+            "message": message,
+            "code": "validation_failed",
+            "errors": {"low": [message]},
+            "details": {},
+        }
 
 
 async def test_ordered_by_code(client):

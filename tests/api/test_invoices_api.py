@@ -244,7 +244,7 @@ async def test_another_workspaces_invoices_are_never_shown(client) -> None:
         answer = await _get(client, mine, invoice_id)
         assert answer.status_code == 404, (invoice_id, answer.text)
     missing = await _get(client, mine, other.id)
-    assert missing.json() == {"message": "Invoice not found"}
+    assert missing.json() == {"message": "Invoice not found", "code": "not_found", "details": {}}
     by_number = await client.get(
         f"/api/v1/invoices/{own.number}", headers=await factories.caller(mine.ws)
     )

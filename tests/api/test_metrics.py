@@ -49,7 +49,7 @@ def value(text: str, name: str, **labels: str) -> float | None:
 async def test_metrics_are_off_without_a_configured_token(client):
     response = await client.get("/metrics")
     assert response.status_code == 404
-    assert response.json() == {"message": "Not Found"}
+    assert response.json() == {"message": "Not Found", "code": "not_found", "details": {}}
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,9 @@ async def test_metrics_are_off_without_a_configured_token(client):
 async def test_metrics_refuse_a_missing_or_wrong_token(scraper, headers):
     response = await scraper.get("/metrics", headers=headers)
     assert response.status_code == 401
-    assert set(response.json()) == {"message"}
+    body = response.json()
+    assert set(body) == {"message", "code", "details"}
+    assert (body["code"], body["details"]) == ("unauthenticated", {})
     assert "x-ratelimit-limit" not in response.headers
 
 

@@ -119,7 +119,12 @@ async def test_a_taken_external_ref_is_refused_naming_the_order(client):
     response = await patch(client, s.auth, second["id"], {"external_ref": "web-1"})
     assert response.status_code == 422
     message = f"The external_ref has already been taken by order {first['id']}."
-    assert response.json() == {"message": message, "errors": {"external_ref": [message]}}
+    assert response.json() == {
+        "message": message,
+        "code": "external_ref_taken",
+        "errors": {"external_ref": [message]},
+        "details": {"order_id": first["id"]},
+    }
     assert (await state(second["id"]))["external_ref"] == "web-2"
     # Its own value again, and a value another workspace uses, are fine.
     for ref in ("web-2", "web-3"):
@@ -380,7 +385,12 @@ async def test_an_unstocked_size_in_an_edit_is_refused_and_nothing_moves(client)
     response = await patch(client, s.auth, order["id"], {"items": [tee(M=5, XXL=1)]})
     assert response.status_code == 422
     message = "The workspace has no G5000 Black in size XXL; it has S, M, L, XL, 2XL."
-    assert response.json() == {"message": message, "errors": {"items.0.sizes.XXL": [message]}}
+    assert response.json() == {
+        "message": message,
+        "code": "validation_failed",
+        "errors": {"items.0.sizes.XXL": [message]},
+        "details": {},
+    }
     assert await state(order["id"]) == before
     assert await reserved(s.ws) == levels
 
@@ -584,7 +594,9 @@ async def test_if_match_with_a_stale_etag_is_412_and_with_the_current_200(client
     assert refused.status_code == 412, refused.text
     assert refused.json() == {
         "message": "The order changed since you read it (its ETag is no longer the one in "
-        "If-Match); read it again and retry."
+        "If-Match); read it again and retry.",
+        "code": "precondition_failed",
+        "details": {},
     }
     assert await state(order["id"]) == before
     assert await reserved(s.ws) == levels
@@ -713,7 +725,11 @@ async def test_another_workspaces_order_is_404_and_untouched(client):
         for edit in ({"notes": "mine"}, {"items": [item(sizes={"M": 99})]}, {}):
             response = await patch(client, s.auth, order_id, edit)
             assert response.status_code == 404, response.text
-            assert response.json() == {"message": "Order not found"}
+            assert response.json() == {
+                "message": "Order not found",
+                "code": "not_found",
+                "details": {},
+            }
         looked = await get(client, s.auth, order_id)
         assert looked.status_code == 404
     assert await state(theirs["id"]) == before

@@ -409,7 +409,12 @@ async def test_a_size_the_workspace_does_not_stock_is_refused_naming_the_sizes_i
     response = await create(client, s.auth, items_body(s.customer.id, item(), garment))
     assert response.status_code == 422, response.text
     message = "The workspace has no G5000 Black in size XXL; it has S, M, L, XL, 2XL."
-    assert response.json() == {"message": message, "errors": {"items.1.sizes.XXL": [message]}}
+    assert response.json() == {
+        "message": message,
+        "code": "validation_failed",
+        "errors": {"items.1.sizes.XXL": [message]},
+        "details": {},
+    }
     assert await snapshot() == before
     assert await StockMovement.count() == 0
 
@@ -650,7 +655,12 @@ async def test_each_item_rule(client, path, value, key, messages):
     body["customer_id"] = s.customer.id
     response = await create(client, s.auth, body)
     assert response.status_code == 422, response.text
-    assert response.json() == {"message": messages[0], "errors": {key: messages}}
+    assert response.json() == {
+        "message": messages[0],
+        "code": "validation_failed",
+        "errors": {key: messages},
+        "details": {},
+    }
     assert await Order.count() == 0
 
 

@@ -92,7 +92,9 @@ async def test_terminal_orders_cannot_move(client, terminal, target):
     assert response.status_code == 422
     assert response.json() == {
         "message": f"Order {order.number} is {terminal}; a {terminal} order cannot change stage.",
+        "code": "stage_move_refused",
         "errors": {},
+        "details": {},
     }
 
 
@@ -200,7 +202,7 @@ async def test_another_workspaces_order_is_404_and_untouched(client):
     for order_id in (theirs, 999_999, 2**31, 2**40):
         response = await advance(client, s.auth, order_id, "print_queue")
         assert response.status_code == 404, response.text
-        assert response.json() == {"message": "Order not found"}
+        assert response.json() == {"message": "Order not found", "code": "not_found", "details": {}}
     assert await snapshot() == before
 
 

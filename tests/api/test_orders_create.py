@@ -82,6 +82,8 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
         "version": 0,
         "approved_at": None,
         "approved_by": None,
+        "approval_source": None,
+        "approval_note": None,
         "proofs": [],
     }
     assert "notes" not in body
@@ -352,7 +354,9 @@ async def test_a_customer_of_another_workspace_is_a_customer_id_error(client):
         assert response.status_code == 422, response.text
         assert response.json() == {
             "message": "The selected customer_id is invalid.",
+            "code": "validation_failed",
             "errors": {"customer_id": ["The selected customer_id is invalid."]},
+            "details": {},
         }
     assert await Order.count() == 0
 
@@ -381,7 +385,12 @@ async def test_external_ref_is_unique_per_workspace_and_names_the_order(client):
     again = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-42"))
     assert again.status_code == 422
     message = f"The external_ref has already been taken by order {first.json()['id']}."
-    assert again.json() == {"message": message, "errors": {"external_ref": [message]}}
+    assert again.json() == {
+        "message": message,
+        "code": "external_ref_taken",
+        "errors": {"external_ref": [message]},
+        "details": {"order_id": first.json()["id"]},
+    }
     # Another workspace may use the same reference; orders without one never clash.
     assert (
         await create(client, other.auth, order_body(other.customer.id, external_ref="shop-42"))
@@ -399,7 +408,12 @@ async def test_a_taken_external_ref_is_a_field_error_before_the_plan_limit(clien
     again = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-7"))
     assert again.status_code == 422
     message = f"The external_ref has already been taken by order {first.json()['id']}."
-    assert again.json() == {"message": message, "errors": {"external_ref": [message]}}
+    assert again.json() == {
+        "message": message,
+        "code": "external_ref_taken",
+        "errors": {"external_ref": [message]},
+        "details": {"order_id": first.json()["id"]},
+    }
     fresh = await create(client, s.auth, order_body(s.customer.id, external_ref="shop-8"))
     assert fresh.status_code == (201 if plan == "enterprise" else 422), fresh.text
 
@@ -428,7 +442,9 @@ async def test_the_open_order_limit_refuses_with_the_reason(client):
             "The workspace has reached its limit of 2 open orders (premium plan); "
             "dispatch or cancel orders, or upgrade the plan."
         ),
+        "code": "plan_limit",
         "errors": {},
+        "details": {"limit": 2, "plan": "premium"},
     }
 
 

@@ -350,7 +350,7 @@ async def test_order_numbers_are_not_accepted_in_the_path(client):
     response = await client.get(f"/api/v1/orders/{o.number}", headers=auth)
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Not found"}
+    assert response.json() == {"message": "Not found", "code": "not_found", "details": {}}
 
 
 async def test_unknown_order_is_404(client):
@@ -360,7 +360,7 @@ async def test_unknown_order_is_404(client):
     response = await client.get(f"/api/v1/orders/{o.id + 1}", headers=auth)
 
     assert response.status_code == 404
-    assert response.json() == {"message": "Order not found"}
+    assert response.json() == {"message": "Order not found", "code": "not_found", "details": {}}
 
 
 async def test_the_list_finds_an_order_by_its_external_ref(client):

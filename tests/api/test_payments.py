@@ -217,7 +217,9 @@ async def test_a_paid_invoice_takes_nothing_more_and_a_void_one_nothing(client) 
     assert refused.status_code == 422
     assert refused.json() == {
         "message": f"Invoice {void.number} is void; only an issued invoice takes payments.",
+        "code": "invoice_not_payable",
         "errors": {},
+        "details": {},
     }
     assert (await Payment.count(), await WebhookEvent.count()) == (0, 0)
 
@@ -321,7 +323,7 @@ async def test_another_workspaces_invoice_is_404_and_untouched(client) -> None:
     for invoice_id in (invoice.id, 2**31, 999_999_999):
         answer = await _pay(client, mine, invoice_id, {"amount_cents": 1, "method": "cash"})
         assert answer.status_code == 404, answer.text
-        assert answer.json() == {"message": "Invoice not found"}
+        assert answer.json() == {"message": "Invoice not found", "code": "not_found", "details": {}}
     assert await _state(invoice.id) == before
 
 

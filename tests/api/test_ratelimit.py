@@ -37,7 +37,8 @@ async def test_burst_of_70_gets_gives_60_successes_and_10_refusals(client):
         assert refused.headers[REMAINING] == "0"
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
         assert refused.headers["Retry-After"].isdigit()
-        assert set(refused.json()) == {"message"}
+        assert set(refused.json()) == {"message", "code", "details"}
+        assert (refused.json()["code"], refused.json()["details"]) == ("rate_limited", {})
         assert "Rate limit" in refused.json()["message"]
     assert all("Retry-After" not in r.headers for r in responses[:60])
 

@@ -74,7 +74,7 @@ async def test_the_token_lookup_is_one_equality_on_the_digest(client):
     assert not any(clear in repr(item) or near_miss in repr(item) for item in sent)
     # A token one character off is just unknown: no prefix matching, no hint.
     assert refused.status_code == 401
-    assert refused.json() == {"message": "Invalid token"}
+    assert refused.json() == {"message": "Invalid token", "code": "unauthenticated", "details": {}}
 
 
 async def test_the_digest_column_is_uniquely_indexed(client):
@@ -256,7 +256,11 @@ async def test_a_revoked_token_is_refused_on_the_next_request(client):
     for method, path in (("GET", ME), ("POST", "/api/v1/orders")):
         response = await client.request(method, path, headers=bearer(clear), json={})
         assert response.status_code == 401
-        assert response.json() == {"message": "Token revoked"}
+        assert response.json() == {
+            "message": "Token revoked",
+            "code": "unauthenticated",
+            "details": {},
+        }
     assert (await client.get(ME, headers=bearer(other))).status_code == 200
 
 
@@ -265,7 +269,7 @@ async def test_an_expired_token_is_refused(client):
     clear = await factories.token(u, expires_at=clock.now() - dt.timedelta(seconds=1))
     response = await client.get(ME, headers=bearer(clear))
     assert response.status_code == 401
-    assert response.json() == {"message": "Token expired"}
+    assert response.json() == {"message": "Token expired", "code": "unauthenticated", "details": {}}
 
 
 async def test_deactivating_a_user_cuts_every_token_at_once(client):
@@ -276,7 +280,9 @@ async def test_deactivating_a_user_cuts_every_token_at_once(client):
     for headers in (auth, second):
         response = await client.get(ME, headers=headers)
         assert response.status_code == 403
-        assert set(response.json()) == {"message"}
+        body = response.json()
+        assert set(body) == {"message", "code", "details"}
+        assert (body["code"], body["details"]) == ("forbidden", {})
     assert (await client.post("/api/v1/orders", headers=auth, json={})).status_code == 403
     await members.set_user_active(u.id, True)
     assert (await client.get(ME, headers=auth)).status_code == 200
@@ -519,7 +525,11 @@ async def test_options_and_405_list_exactly_the_routes_methods(app, client):
         assert (await client.options(path)).headers["allow"] == methods, route.path
         wrong = await client.request("PUT", path)
         assert wrong.status_code == 405
-        assert wrong.json() == {"message": "Method not allowed"}
+        assert wrong.json() == {
+            "message": "Method not allowed",
+            "code": "method_not_allowed",
+            "details": {},
+        }
         assert sorted(wrong.headers["allow"].split(", ")) == sorted(route.methods)
 
 

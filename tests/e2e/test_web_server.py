@@ -33,7 +33,11 @@ from tests.e2e.test_web_process import WEB
 pytestmark = pytest.mark.slow
 KIB = 1024
 REFUSED_WITHIN = 0.5  # seconds: the refusal takes milliseconds; this is the bound under load
-TOO_LARGE = {"message": "Request header fields too large (limit 16 KiB)"}
+TOO_LARGE = {
+    "message": "Request header fields too large (limit 16 KiB)",
+    "code": "headers_too_large",
+    "details": {},
+}
 
 
 @dataclass

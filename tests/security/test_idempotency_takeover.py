@@ -92,7 +92,9 @@ async def test_a_killed_process_leaves_no_stuck_key_and_no_second_order(
         for answer in busy:
             assert answer.json() == {
                 "message": "A request with this Idempotency-Key is still being processed; "
-                "retry in 1 second."
+                "retry in 1 second.",
+                "code": "idempotency_in_progress",
+                "details": {},
             }
             assert answer.headers["retry-after"] == "1"
         assert created.status_code == 201, created.text

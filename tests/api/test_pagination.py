@@ -168,8 +168,9 @@ async def test_largest_page_number_is_accepted(client, path):
 
 async def test_links_keep_the_other_query_parameters(client):
     ws, _, auth = await factories.account()
-    await _customers(ws, 120)
-    params = {"search": "customer", "updated_since": "2026-01-01T00:00:00+00:00", "x": "a&b"}
+    rows = [Customer(workspace=ws.id, name=f"Ink & Co {i:03d}", slug=f"c-{i}") for i in range(120)]
+    await Customer.insert(*rows)
+    params = {"search": "ink & co", "updated_since": "2026-01-01T00:00:00+00:00"}
 
     body = await _get(client, "/api/v1/customers", auth, page="2", **params)
 
@@ -289,4 +290,9 @@ async def test_unreadable_updated_since_is_422(client, path):
     ):
         response = await client.get(path, params={"updated_since": value}, headers=auth)
         assert response.status_code == 422, (value, response.text)
-        assert response.json() == {"message": message, "errors": {"updated_since": [message]}}
+        assert response.json() == {
+            "message": message,
+            "code": "validation_failed",
+            "errors": {"updated_since": [message]},
+            "details": {},
+        }

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from models.customers import addresses
-from models.tables import Order, StageChange, Workspace
+from models.tables import Artwork, Order, StageChange, Workspace
 from models.webhooks import events as outbox
 from tests import factories
+from tests.proofs.files import png
 
 # A valid body for each write route with an id, so that only the id can make it fail.
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -31,6 +32,11 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("PATCH", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {"city": "York"},
     ("DELETE", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {},
     ("POST", "/api/v1/invoices/{invoice_id}/payments"): {"amount_cents": 1, "method": "cash"},
+    ("POST", "/api/v1/orders/{order_id}/artwork/approve"): {"approved_by": "Another workspace"},
+}
+# The same for the routes that take multipart/form-data: the files to send.
+UPLOADS: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/api/v1/orders/{order_id}/proofs"): {"file": ("front.png", png(), "image/png")},
 }
 
 
@@ -110,10 +116,24 @@ def _fill(path_format: str, ids: dict[str, int | str]) -> str:
     return re.sub(r"\{(\w+)\}", value, path_format)
 
 
+async def _call(
+    client: Any, method: str, path_format: str, ids: dict[str, int | str], auth: dict[str, str]
+) -> Any:
+    """The route called for the records `ids`, with its valid JSON body or upload."""
+    url = _fill(path_format, ids)
+    files = UPLOADS.get((method, path_format))
+    if files is not None:
+        return await client.request(method, url, files=files, headers=auth)
+    return await client.request(method, url, json=BODIES.get((method, path_format)), headers=auth)
+
+
 async def _snapshot(order_id: int) -> tuple[Any, ...]:
     row = await Order.select(Order.stage, Order.updated_at).where(Order.id == order_id).first()
     history = await StageChange.count().where(StageChange.order == order_id)
-    return row["stage"], row["updated_at"], history
+    artwork = await Artwork.select(Artwork.status, Artwork.version, Artwork.updated_at).where(
+        Artwork.order == order_id
+    )
+    return row["stage"], row["updated_at"], history, artwork
 
 
 async def test_route_table_has_routes_with_ids(app):
@@ -131,14 +151,15 @@ async def test_every_route_with_an_id_answers_404_for_another_workspace(client, 
     before = await _snapshot(theirs.ids["order_id"])
 
     for method, path_format, _ in routes:
-        body = BODIES.get((method, path_format))
-        assert method == "GET" or body is not None, f"add a valid body for {method} {path_format}"
-        auth = await factories.caller(mine.ws)  # a fresh user per call: no rate limit in play
-        response = await client.request(
-            method, _fill(path_format, theirs.ids), json=body, headers=auth
+        assert method == "GET" or (method, path_format) in BODIES.keys() | UPLOADS.keys(), (
+            f"add a valid body for {method} {path_format}"
         )
+        auth = await factories.caller(mine.ws)  # a fresh user per call: no rate limit in play
+        response = await _call(client, method, path_format, theirs.ids, auth)
         assert response.status_code == 404, (method, path_format, response.text)
-        assert set(response.json()) == {"message"}
+        body = response.json()
+        assert set(body) == {"message", "code", "details"}, (method, path_format)
+        assert (body["code"], body["details"]) == ("not_found", {}), (method, path_format)
         assert theirs.customer_name not in response.text
 
     assert await _snapshot(theirs.ids["order_id"]) == before
@@ -147,12 +168,7 @@ async def test_every_route_with_an_id_answers_404_for_another_workspace(client, 
     # deletes last, so that the record is still there for the other methods).
     for method, path_format, _ in sorted(routes, key=lambda route: route[0] == "DELETE"):
         auth = await factories.caller(mine.ws)
-        response = await client.request(
-            method,
-            _fill(path_format, mine.ids),
-            json=BODIES.get((method, path_format)),
-            headers=auth,
-        )
+        response = await _call(client, method, path_format, mine.ids, auth)
         assert response.status_code in (200, 201, 204), (method, path_format, response.text)
 
 

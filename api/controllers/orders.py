@@ -198,7 +198,8 @@ class OrderController(Controller):
             Body(
                 description=(
                     'Types are strict (`"5"` is not an integer); every failing field is '
-                    "reported, keyed by dot path (`lines.0.quantity`). Unknown fields are ignored."
+                    "reported, keyed by dot path (`lines.0.quantity`), and so is a field not "
+                    "listed here, at any depth (`shipTo`, `stage`)."
                 )
             ),
         ],

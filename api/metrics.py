@@ -155,7 +155,7 @@ async def _outbox_series() -> bytes:
 def _check_token(request: Request) -> None:
     expected: str | None = request.app.state.get(STATE_KEY)
     if not expected:
-        raise NotFound("Not Found")
+        raise NotFound("Not found")
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         raise Unauthorized("Missing bearer token: send 'Authorization: Bearer <METRICS_TOKEN>'")

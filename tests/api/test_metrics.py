@@ -49,7 +49,7 @@ def value(text: str, name: str, **labels: str) -> float | None:
 async def test_metrics_are_off_without_a_configured_token(client):
     response = await client.get("/metrics")
     assert response.status_code == 404
-    assert response.json() == {"message": "Not Found", "code": "not_found", "details": {}}
+    assert response.json() == {"message": "Not found", "code": "not_found", "details": {}}
 
 
 @pytest.mark.parametrize(

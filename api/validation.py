@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import typing
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Collection, Generator, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
@@ -553,28 +553,48 @@ def parse_query(query: Mapping[str, str], kind: type[T]) -> T:
         text = query.get(param.name)
         if text is not None:
             values[param.name] = _read(param, text)
-    unknown = _unknown_parameters(query, kind)
+    names = [param.name for param in _params(kind)]
+    listed = ", ".join(names)
+    unknown = {
+        name: [f"{name} is not a parameter of this list; it takes: {listed}."]
+        for name in query
+        if name not in names and name not in IGNORED_PARAMETERS
+    }
+    return _convert(values, kind, "parameter", unknown)
+
+
+def parse_form(form: Mapping[str, Any], kind: type[T], *, files: Collection[str]) -> T:
+    """The text fields of a multipart form as `kind`, read as query parameters are; one 422
+    names every bad one and every part that is neither a field of `kind` nor one of the
+    `files` (which the caller reads). A file sent where text belongs cannot be read."""
+    values = {}
+    for param in _params(kind):
+        if param.name in form:
+            given = form[param.name]
+            values[param.name] = _read(param, given) if isinstance(given, str) else _UNREADABLE
+    names = {param.name for param in _params(kind)}
+    unknown = {
+        name: [f"{name} is not a field of {_noun(kind)}."]
+        for name in form
+        if name not in names and name not in files
+    }
+    return _convert(values, kind, "field", unknown)
+
+
+def _convert(
+    values: Mapping[str, Any], kind: type[T], noun: str, unknown: dict[str, list[str]]
+) -> T:
     try:
         parsed = msgspec.convert(values, kind)
     except msgspec.ValidationError:
-        raise InvalidFields({**query_errors(values, kind), **unknown}) from None
+        raise InvalidFields({**text_errors(values, kind, noun), **unknown}) from None
     if unknown:
         raise InvalidFields(unknown)
     return parsed
 
 
-def _unknown_parameters(query: Mapping[str, str], kind: type[Any]) -> dict[str, list[str]]:
-    names = [param.name for param in _params(kind)]
-    listed = ", ".join(names)
-    return {
-        name: [f"{name} is not a parameter of this list; it takes: {listed}."]
-        for name in query
-        if name not in names and name not in IGNORED_PARAMETERS
-    }
-
-
-def query_errors(values: Mapping[str, Any], kind: type[Any]) -> dict[str, list[str]]:
-    collector = _Collector("parameter")
+def text_errors(values: Mapping[str, Any], kind: type[Any], noun: str) -> dict[str, list[str]]:
+    collector = _Collector(noun)
     for param in _params(kind):
         if param.name not in values:
             continue
@@ -586,4 +606,4 @@ def query_errors(values: Mapping[str, Any], kind: type[Any]) -> dict[str, list[s
                 collector.must(param.name, f"must be {param.described}")
         else:
             collector.check(param.type, value, param.name)
-    return collector.errors or {"query": ["The query parameters are invalid."]}
+    return collector.errors or {"request": [f"The request's {noun}s are invalid."]}

@@ -32,15 +32,9 @@ from api.idempotency import (
     respond,
 )
 from api.openapi import ONE_RECORD_RESPONSES, error_response
-from api.schemas.artwork import (
-    TRUE_FALSE,
-    UPLOAD_FIELDS,
-    UPLOAD_NOUN,
-    ApprovalRequest,
-    ProofUploadOperation,
-)
+from api.schemas.artwork import ApprovalRequest, ProofUploadFields, ProofUploadOperation
 from api.schemas.common import ErrorBody
-from api.validation import StrictBody
+from api.validation import StrictBody, parse_form
 from models import artwork, proofs
 from models.actors import Actor
 from models.errors import ErrorCode, InvalidFields
@@ -103,9 +97,11 @@ async def read_upload(request: Request[Any, Any, Any]) -> Upload:
         raise InvalidFields({"body": [NOT_A_FORM], **errors}) from None
     except (UnicodeDecodeError, LookupError):  # a text part not in UTF-8, an unknown charset
         raise InvalidFields({"body": [NOT_A_FORM], **errors}) from None
-    for name in form:
-        if name not in UPLOAD_FIELDS:
-            errors[name] = [f"{name} is not a field of {UPLOAD_NOUN}."]
+    notify = True
+    try:
+        notify = parse_form(form, ProofUploadFields, files=("file",)).notify
+    except InvalidFields as invalid:
+        errors.update(invalid.errors)
     files = form.getall("file") if "file" in form else []
     file = None
     if not files:
@@ -118,7 +114,6 @@ async def read_upload(request: Request[Any, Any, Any]) -> Upload:
             file = proofs.check_file(upload.filename or "", await upload.read())
         except InvalidFields as invalid:
             errors.update(invalid.errors)
-    notify = _notify(form.getall("notify") if "notify" in form else [], errors)
     if errors or file is None:
         raise InvalidFields(errors)
     meaning = msgspec.json.encode(
@@ -128,15 +123,6 @@ async def read_upload(request: Request[Any, Any, Any]) -> Upload:
         }
     )
     return Upload(file=file, notify=notify, meaning=meaning)
-
-
-def _notify(values: list[Any], errors: dict[str, list[str]]) -> bool:
-    if not values:
-        return True
-    if len(values) > 1 or not isinstance(values[0], str) or values[0] not in TRUE_FALSE:
-        errors["notify"] = ["The notify field must be true or false."]
-        return True
-    return TRUE_FALSE[values[0]]
 
 
 async def _artwork_outcome(principal: Principal, order_id: int, status: int) -> Outcome:

@@ -18,6 +18,7 @@ from litestar.openapi.spec import (
     Schema,
 )
 
+from api.validation import TextFormat
 from models import artwork, proofs
 from models.schemas.common import Input
 from models.schemas.rules import MULTI_LINE, NOT_BLANK
@@ -52,10 +53,24 @@ class ApprovalRequest(Input):
     ) = None
 
 
-# The fields of a proof upload, in the order the OpenAPI document lists them.
-UPLOAD_FIELDS = ("file", "notify")
-UPLOAD_NOUN = "a proof upload"
 TRUE_FALSE = {"true": True, "false": False}
+
+
+def _true_or_false(text: str) -> bool:
+    if text not in TRUE_FALSE:
+        raise ValueError(text)
+    return TRUE_FALSE[text]
+
+
+class ProofUploadFields(Input):
+    """The text fields of a proof upload (its `file` part is read beside them), read by
+    api.validation.parse_form."""
+
+    noun: ClassVar[str] = "a proof upload"
+
+    notify: Annotated[
+        bool, msgspec.Meta(extra={"rule": TextFormat(_true_or_false, "true or false")})
+    ] = True
 
 
 @dataclass

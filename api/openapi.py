@@ -164,7 +164,13 @@ def operation_id(handler: HTTPRouteHandler, method: Any, path: list[Any]) -> str
     `updateOrder`). Stable, so a generated client's function names do not change when a path
     or a router does."""
     verb, *rest = handler.handler_name.strip("_").split("_")
-    return _VERBS.get(verb, verb) + "".join(word.capitalize() for word in rest)
+    return camel_case([_VERBS.get(verb, verb), *rest])
+
+
+def camel_case(words: list[str]) -> str:
+    """`["order", "stage", "changed"]` → `orderStageChanged`: every operation id's form."""
+    first, *rest = words
+    return first + "".join(word.capitalize() for word in rest)
 
 
 OPENAPI_CONFIG = OpenAPIConfig(

@@ -5,6 +5,7 @@ writes the real ones (models/webhooks/events.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import msgspec
@@ -28,6 +29,7 @@ from litestar.openapi.spec import (
 from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 from litestar.typing import FieldDefinition
 
+from api.openapi import camel_case
 from api.schemas.events import WEBHOOK_BODIES
 from models import delivery_ids
 from models.webhooks import events as outbox
@@ -179,12 +181,6 @@ def _header(name: str, description: str, *, required: bool = True, **schema: Any
     )
 
 
-def _operation_id(name: str) -> str:
-    """camelCase as the API's own operations: `order.stage_changed` is `orderStageChanged`."""
-    words = name.replace(".", "_").split("_")
-    return words[0] + "".join(word.capitalize() for word in words[1:])
-
-
 def _operation(name: str, ref: Reference) -> Operation:
     return Operation(
         tags=["Webhooks"],
@@ -196,7 +192,7 @@ def _operation(name: str, ref: Reference) -> Operation:
         "The same event is readable later with `GET /api/v1/events/{event_id}`. An owner can "
         "also send a `webhook.test` event (`event`, `event_id`, `occurred_at`, "
         "`workspace_id`, `subscription_id`) to one subscription, whatever its event list.",
-        operation_id=_operation_id(name),
+        operation_id=camel_case(re.split(r"[._]", name)),
         parameters=[
             _header("X-SVC-Event", "The event name", const=name),
             _header(

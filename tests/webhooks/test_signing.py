@@ -23,6 +23,19 @@ BODY = b'{"event":"invoice.paid","event_id":"e-1","total":1250}'
 WEBHOOK_ID = "dlv_abcdefghijklmnopqrstuvwxyz"
 
 
+def _signed(secret: str, timestamp: int) -> dict[str, str]:
+    """The headers of an `invoice.paid` attempt of BODY, signed with `secret` at `timestamp`."""
+    return signing.headers(
+        event="invoice.paid",
+        secret=secret,
+        body=BODY,
+        webhook_id=WEBHOOK_ID,
+        workspace_id=3,
+        attempt=1,
+        timestamp=timestamp,
+    )
+
+
 def test_new_secrets_are_whsec_and_base64_of_32_random_bytes():
     secret = signing.new_secret()
     assert secret.startswith("whsec_") and len(base64.b64decode(secret[6:])) == 32
@@ -32,15 +45,7 @@ def test_new_secrets_are_whsec_and_base64_of_32_random_bytes():
 def test_standardwebhooks_verifies_with_the_secret_as_shown():
     secret = signing.new_secret()
     now = int(time.time())
-    headers = signing.headers(
-        event="invoice.paid",
-        secret=secret,
-        body=BODY,
-        webhook_id=WEBHOOK_ID,
-        workspace_id=3,
-        attempt=1,
-        timestamp=now,
-    )
+    headers = _signed(secret, now)
     assert Webhook(secret).verify(BODY, headers) == {
         "event": "invoice.paid",
         "event_id": "e-1",
@@ -53,15 +58,7 @@ def test_standardwebhooks_verifies_with_the_secret_as_shown():
     assert headers["webhook-signature"] == f"v1,{expected}"
     # Secrets issued before (whsec_ + hex) verify too: the hex text decodes as base64.
     legacy = "whsec_" + "ab" * 32
-    old = signing.headers(
-        event="invoice.paid",
-        secret=legacy,
-        body=BODY,
-        webhook_id=WEBHOOK_ID,
-        workspace_id=3,
-        attempt=1,
-        timestamp=now,
-    )
+    old = _signed(legacy, now)
     Webhook(legacy).verify(BODY, old)
 
 
@@ -76,15 +73,7 @@ def test_standardwebhooks_verifies_with_the_secret_as_shown():
 def test_a_tampered_body_id_or_timestamp_fails(field: str, value: object):
     secret = signing.new_secret()
     now = int(time.time())
-    headers = signing.headers(
-        event="invoice.paid",
-        secret=secret,
-        body=BODY,
-        webhook_id=WEBHOOK_ID,
-        workspace_id=3,
-        attempt=1,
-        timestamp=now,
-    )
+    headers = _signed(secret, now)
     body = BODY
     if field == "body":
         body = value  # type: ignore[assignment]
@@ -99,15 +88,7 @@ def test_a_tampered_body_id_or_timestamp_fails(field: str, value: object):
 def test_an_old_timestamp_is_refused_by_the_library():
     secret = signing.new_secret()
     stale = int(time.time()) - signing.REPLAY_WINDOW_SECONDS - 60
-    headers = signing.headers(
-        event="invoice.paid",
-        secret=secret,
-        body=BODY,
-        webhook_id=WEBHOOK_ID,
-        workspace_id=3,
-        attempt=1,
-        timestamp=stale,
-    )
+    headers = _signed(secret, stale)
     with pytest.raises(WebhookVerificationError):
         Webhook(secret).verify(BODY, headers)
 

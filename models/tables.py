@@ -150,6 +150,8 @@ class Sku(Table, tablename="skus"):
     reserved = Integer(default=0)
     reorder_point = Integer(default=0)
     discontinued = Boolean(default=False)
+    # What the shop pays its supplier for one, in minor units; None while unknown.
+    cost_cents = BigInt(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
 

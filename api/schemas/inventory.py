@@ -30,6 +30,15 @@ class Sku(Schema):
         msgspec.Meta(description="on_hand - reserved; negative when more is reserved than held"),
     ]
     reorder_point: int
+    cost_cents: Annotated[
+        int | None,
+        msgspec.Meta(
+            description=(
+                "What the shop pays for one; null when unknown. "
+                "Price lists mark garments up from it"
+            )
+        ),
+    ]
     status: Annotated[
         SkuStatus,
         msgspec.Meta(
@@ -57,6 +66,7 @@ def sku_bodies(rows: list[SkuRow]) -> list[Sku]:
             reserved=row.reserved,
             available=row.on_hand - row.reserved,
             reorder_point=row.reorder_point,
+            cost_cents=row.cost_cents,
             status=sku_status(
                 on_hand=row.on_hand,
                 reserved=row.reserved,

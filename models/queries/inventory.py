@@ -26,12 +26,13 @@ class SkuRow(msgspec.Struct, array_like=True, frozen=True):
     reserved: int
     reorder_point: int
     discontinued: bool | int  # SQLite gives 0/1
+    cost_cents: int | None  # what the shop pays for one; None while unknown
     updated_at: Stamp
 
 
 SKU_COLUMNS = """
     s.code, s.style, s.brand, s.colour, s.colour_hex, s.size, s.on_hand, s.reserved,
-    s.reorder_point, s.discontinued, UTC_TEXT(s.updated_at)
+    s.reorder_point, s.discontinued, s.cost_cents, UTC_TEXT(s.updated_at)
 """
 LOW = "s.on_hand - s.reserved <= s.reorder_point AND NOT s.discontinued"
 

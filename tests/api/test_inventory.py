@@ -1,4 +1,5 @@
-"""Inventory through HTTP: SKU fields, stock status rules, `low`, search, order."""
+"""Inventory through HTTP: SKU fields (the cost included), stock status rules, `low`, search,
+order."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ async def test_row_has_every_field_with_exact_values(client):
         on_hand=120,
         reserved=30,
         reorder_point=25,
+        cost_cents=251,
         updated_at=T0,
     )
 
@@ -46,10 +48,33 @@ async def test_row_has_every_field_with_exact_values(client):
             "reserved": 30,
             "available": 90,
             "reorder_point": 25,
+            "cost_cents": 251,
             "status": "in_stock",
             "updated_at": "2026-03-01T09:30:00+00:00",
         }
     ]
+
+
+async def test_cost_is_null_while_unknown(client):
+    ws, _, auth = await factories.account()
+    await factories.sku(ws, "A-UNKNOWN")
+    await factories.sku(ws, "B-FREE", cost_cents=0)
+    await factories.sku(ws, "C-DEAR", cost_cents=100_000_000)
+
+    costs = {row["code"]: row["cost_cents"] for row in (await _list(client, auth))["data"]}
+
+    assert costs == {"A-UNKNOWN": None, "B-FREE": 0, "C-DEAR": 100_000_000}
+
+
+async def test_the_cost_is_documented_as_a_nullable_integer(client):
+    response = await client.get("/schema/openapi.json")
+    schema = response.json()["components"]["schemas"]["Sku"]
+    cost = schema["properties"]["cost_cents"]
+    assert cost["description"] == (
+        "What the shop pays for one; null when unknown. Price lists mark garments up from it"
+    )
+    assert {kind.get("type") for kind in cost.get("oneOf", [cost])} == {"integer", "null"}
+    assert "cost_cents" in schema["required"]
 
 
 STATUS_CASES = [

@@ -1,4 +1,5 @@
-"""`pressline sku create` and `pressline sku import FILE.csv` (all rows or none)."""
+"""`pressline sku create`, `pressline sku update CODE` (its cost) and `pressline sku import
+FILE.csv` (all rows or none)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import click
 
 from cli.output import CommandError, Result, command
 from models import catalogue
+from models.accounts import KEEP, Keep
 from models.tables import Sku
+
+COST_HELP = "What the shop pays for one, in minor units (251 for 2.51); unknown by default."
 
 
 @click.group()
@@ -28,7 +32,30 @@ def _sku_data(row: Sku) -> dict[str, Any]:
         "size": row.size,
         "on_hand": row.on_hand,
         "reorder_point": row.reorder_point,
+        "cost_cents": row.cost_cents,
     }
+
+
+def _cost(row: Sku) -> str:
+    return "unknown" if row.cost_cents is None else f"{row.cost_cents} (minor units)"
+
+
+class CostOrNone(click.ParamType):
+    """`--cost-cents` of `sku update`: a whole number, or `none` (or '') for an unknown cost."""
+
+    name = "N|none"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int | Keep | None:
+        if value is None or isinstance(value, int | Keep):
+            return value
+        if value.strip().lower() in ("none", ""):
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            self.fail(f"expected a whole number or 'none', got {value!r}", param, ctx)
 
 
 @command(sku, "create")
@@ -48,6 +75,7 @@ def _sku_data(row: Sku) -> dict[str, Any]:
     show_default=True,
     help="Shown as low stock at or below this.",
 )
+@click.option("--cost-cents", type=int, metavar="N", help=COST_HELP)
 async def create(
     workspace: int,
     code: str,
@@ -58,6 +86,7 @@ async def create(
     size: str,
     on_hand: int,
     reorder_point: int,
+    cost_cents: int | None,
 ) -> Result:
     """Add a SKU (prints its id)."""
     row = await catalogue.create_sku(
@@ -70,10 +99,30 @@ async def create(
         size=size,
         on_hand=on_hand,
         reorder_point=reorder_point,
+        cost_cents=cost_cents,
     )
     return Result(
         f"created SKU {row.id} {row.code} ({row.style}, {row.colour}, {row.size}; "
-        f"{row.on_hand} on hand) in workspace {row.workspace}",
+        f"{row.on_hand} on hand; cost {_cost(row)}) in workspace {row.workspace}",
+        _sku_data(row),
+    )
+
+
+@command(sku, "update")
+@click.option("--workspace", type=int, required=True, help="Workspace id.")
+@click.argument("code")
+@click.option(
+    "--cost-cents",
+    type=CostOrNone(),
+    default=KEEP,
+    show_default=False,
+    help="What the shop pays for one, in minor units (251 for 2.51); 'none': unknown.",
+)
+async def update(workspace: int, code: str, cost_cents: int | Keep | None) -> Result:
+    """Change a SKU (found by its CODE); what is not given stays as it is."""
+    row = await catalogue.update_sku(workspace, code, cost_cents=cost_cents)
+    return Result(
+        f"updated SKU {row.id} {row.code} in workspace {row.workspace}: cost {_cost(row)}",
         _sku_data(row),
     )
 
@@ -84,7 +133,8 @@ async def create(
 async def import_file(workspace: int, file: str) -> Result:
     """Create SKUs from a CSV file, all or none; bad rows are reported by line number.
     FILE.csv: UTF-8 CSV whose header row names the columns code, style, brand, colour,
-    colour_hex, size, on_hand and optionally reorder_point (dashes or underscores)."""
+    colour_hex, size, on_hand and optionally reorder_point and cost (what the shop pays for
+    one, in major units as 2.51; empty: unknown), with dashes or underscores."""
     try:
         # utf-8-sig: spreadsheet exports often start with a byte-order mark.
         with open(file, encoding="utf-8-sig", newline="") as source:  # noqa: ASYNC230

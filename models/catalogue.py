@@ -1,7 +1,10 @@
-"""Operator-side setup of what a workspace prints on: SKUs, one at a time or imported from CSV.
+"""Operator-side setup of what a workspace prints on: SKUs, one at a time or imported from CSV,
+and their cost (what the shop pays its supplier for one; price lists mark garments up from it).
 
 The SKU CSV format is decided here, once; the command line, the admin and the demo builder
-only pass values through (customers live in models/customers/).
+only pass values through (customers live in models/customers/). A cost is stored in minor
+units and typed in major units (`2.51`) as every money field of the admin is
+(models/money.py); blank or None is an unknown cost.
 """
 
 from __future__ import annotations
@@ -12,31 +15,55 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from models import clock, db, statements, stock_movements
-from models.accounts import FieldErrors, get_workspace
+from models import clock, db, money, statements, stock_movements
+from models.accounts import KEEP, FieldErrors, Keep, get_workspace
 from models.actors import OPERATOR, Actor
-from models.errors import InvalidFields
+from models.errors import MAX_COUNT, InvalidFields, NotFoundError, RuleRefused
+from models.filters import MAX_ID, cannot_match
 from models.queries.inventory import MAX_CODE
 from models.stock_movements import Change, MovementKind
 from models.tables import Sku
 
 HEX_COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 SKU_COLUMNS = ("code", "style", "brand", "colour", "colour_hex", "size", "on_hand")
-SKU_OPTIONAL_COLUMNS = ("reorder_point",)
-INSERT_BATCH = 200  # rows per INSERT statement: 2,200 parameters, under SQLite's limit
+SKU_OPTIONAL_COLUMNS = ("reorder_point", "cost")
+MAX_COST_CENTS = 100_000_000  # a SKU's cost, in minor units
+COST_TOO_HIGH = f"must be at most {MAX_COST_CENTS // 100:,}.00"
+INSERT_BATCH = 200  # rows per INSERT statement: 2,400 parameters, under SQLite's limit
 
 
 # --- SKUs ----------------------------------------------------------------------------------
 
 
-def _whole(errors: FieldErrors, field: str, value: object) -> int:
+def _whole(errors: FieldErrors, field: str, value: object, *, maximum: int = MAX_COUNT) -> int:
     if isinstance(value, int):
-        return errors.count(field, value)
+        return errors.count(field, value, maximum=maximum)
     text = str(value).strip()
     if not re.fullmatch(r"[0-9]+", text):
         errors.add(field, "must be a whole number, 0 or more")
         return 0
-    return errors.count(field, int(text))
+    return errors.count(field, int(text), maximum=maximum)
+
+
+def checked_cost(errors: FieldErrors, field: str, value: object) -> int | None:
+    """A cost in minor units, 0 to MAX_COST_CENTS; None (or blank): unknown."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return _whole(errors, field, value, maximum=MAX_COST_CENTS)
+
+
+def typed_cost(errors: FieldErrors, field: str, text: str) -> int | None:
+    """A cost typed in major units, read as the admin reads every amount (models/money.py:
+    `2.51`, `1,250.00`, `12,50`), in minor units; blank: unknown."""
+    typed = text.strip()
+    if not typed:
+        return None
+    cents = money.cents(typed)
+    if cents is None:
+        errors.add(field, money.refusal(typed))
+    elif cents > MAX_COST_CENTS:
+        errors.add(field, COST_TOO_HIGH)
+    return cents
 
 
 def sku_code(errors: FieldErrors, code: str) -> str:
@@ -50,7 +77,9 @@ def sku_code(errors: FieldErrors, code: str) -> str:
 
 
 def sku_values(workspace_id: int, raw: Mapping[str, object]) -> tuple[dict[str, Any], FieldErrors]:
-    """Checked column values for one SKU (`reorder_point` optional, default 0)."""
+    """Checked column values for one SKU (`reorder_point` optional, default 0; the cost
+    optional, unknown by default: `cost` typed in major units, as a CSV file has it, or
+    `cost_cents` in minor units)."""
     errors = FieldErrors()
     values: dict[str, Any] = {
         "workspace": workspace_id,
@@ -68,6 +97,10 @@ def sku_values(workspace_id: int, raw: Mapping[str, object]) -> tuple[dict[str, 
     reorder = raw.get("reorder_point")
     blank = reorder is None or str(reorder).strip() == ""
     values["reorder_point"] = 0 if blank else _whole(errors, "reorder_point", reorder)
+    if "cost" in raw:
+        values["cost_cents"] = typed_cost(errors, "cost", str(raw["cost"]))
+    else:
+        values["cost_cents"] = checked_cost(errors, "cost_cents", raw.get("cost_cents"))
     return values, errors
 
 
@@ -83,9 +116,10 @@ async def _existing_codes(workspace_id: int, codes: list[str]) -> set[str]:
 
 _SKU_COLUMNS = (
     "workspace", "code", "style", "brand", "colour", "colour_hex", "size", "on_hand",
-    "reorder_point",
+    "reorder_point", "cost_cents",
 )  # fmt: skip
 _SKU_WIDTH = len(_SKU_COLUMNS) + 2  # and created_at, updated_at
+_SKU_DEFAULTS: dict[str, Any] = {"cost_cents": None}  # a row given without them: unknown
 
 
 @functools.lru_cache(maxsize=16)
@@ -109,9 +143,10 @@ async def create_skus(
     kind: MovementKind = MovementKind.CREATED,
     actor: Actor = OPERATOR,
 ) -> list[int]:
-    """Insert checked SKU values in one transaction; any code already in use refuses all.
-    Each SKU's initial `on_hand` is recorded as a stock movement of `kind` by `actor`.
-    Plain SQL, INSERT_BATCH rows a statement: a 5 MiB import is tens of thousands of rows."""
+    """Insert checked SKU values in one transaction; any code already in use refuses all
+    (a row without `cost_cents` has an unknown cost). Each SKU's initial `on_hand` is recorded
+    as a stock movement of `kind` by `actor`. Plain SQL, INSERT_BATCH rows a statement: a
+    5 MiB import is tens of thousands of rows."""
 
     async def write() -> list[int]:
         async with statements.connection() as conn:
@@ -123,11 +158,13 @@ async def create_skus(
             ids: list[int] = []
             for start in range(0, len(rows), INSERT_BATCH):
                 batch = rows[start : start + INSERT_BATCH]
-                args = [
-                    value
-                    for row in batch
-                    for value in (*(row[column] for column in _SKU_COLUMNS), now, now)
-                ]
+                args: list[Any] = []
+                for row in batch:
+                    args.extend(
+                        row[column] if column in row else _SKU_DEFAULTS[column]
+                        for column in _SKU_COLUMNS
+                    )
+                    args += (now, now)
                 inserted = await conn.rows(_skus_insert(len(batch)), *args)
                 ids.extend(int(row[0]) for row in inserted)
                 initial = [
@@ -146,6 +183,48 @@ async def create_sku(*, workspace_id: int, **fields: object) -> Sku:
     row = await Sku.objects().where(Sku.id == sku_id).first()
     assert row is not None  # noqa: S101 - inserted just above
     return row
+
+
+async def update_sku(
+    workspace_id: int, sku: int | str, *, cost_cents: int | Keep | None = KEEP
+) -> Sku:
+    """Change the given fields of the workspace's SKU `sku` (its id as an int, its code as a
+    str); those not given stay as they are. `cost_cents=None` makes the cost unknown. Refused
+    (InvalidFields, nothing changed) when a value is out of bounds; NotFoundError when the
+    workspace has no such SKU."""
+    errors = FieldErrors()
+    changes: dict[Any, Any] = {}
+    if not isinstance(cost_cents, Keep):
+        changes[Sku.cost_cents] = checked_cost(errors, "cost_cents", cost_cents)
+    errors.check()
+    if not changes:
+        raise RuleRefused("nothing to change: give at least one field")
+
+    async def write() -> Sku:
+        await get_workspace(workspace_id)
+        found = None
+        if isinstance(sku, int):
+            if 0 < sku <= MAX_ID:
+                found = (
+                    await Sku.objects()
+                    .where((Sku.workspace == workspace_id) & (Sku.id == sku))
+                    .first()
+                )
+        elif sku and not cannot_match(sku, MAX_CODE):
+            found = (
+                await Sku.objects()
+                .where((Sku.workspace == workspace_id) & (Sku.code == sku))
+                .first()
+            )
+        if found is None:
+            raise NotFoundError(f"SKU {sku} not found")
+        changes[Sku.updated_at] = clock.now()
+        await Sku.update(changes).where(Sku.id == found.id)
+        row = await Sku.objects().where(Sku.id == found.id).first()
+        assert row is not None  # noqa: S101 - updated just above, in this transaction
+        return row
+
+    return await db.atomic(write)
 
 
 def _header(fieldnames: Iterable[str] | None) -> dict[str, str]:

@@ -1,13 +1,15 @@
 """Inventory: the SKU list (search, low-stock filter), a SKU's page with its stock movements,
-adjusting on hand (signed delta, required reason) and the CSV import by upload, which is
+adjusting on hand (signed delta, required reason), the SKU's cost (what the shop pays for
+one, `pressline sku update`: models/catalogue.py) and the CSV import by upload, which is
 `pressline sku import` (models/catalogue.py: all rows or none, errors by line).
 
 Paths: /admin/inventory (`q`, `status=low`, `page`), /inventory/{code} (`page` of movements),
 POST /inventory/{code}/adjust (`delta`, `reason`; also taken without `/adjust`, the shape the
-route table shows), POST /inventory/import (multipart `file`, up to MAX_UPLOAD). A code is one
-percent-encoded segment, and every SKU also answers at /inventory/id/{id}:
+route table shows), POST /inventory/{code}/cost (`cost` in major units, as every amount of the
+admin is typed; empty: unknown), POST /inventory/import (multipart `file`, up to MAX_UPLOAD).
+A code is one percent-encoded segment, and every SKU also answers at /inventory/id/{id}:
 api/admin/sku_urls.py builds and reads these addresses.
-Staff and owners alike; each change records who made it (models/actors.py).
+Staff and owners alike; each stock change records who made it (models/actors.py).
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from litestar.status_codes import HTTP_413_REQUEST_ENTITY_TOO_LARGE
 from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, in_words, text, whole_number
-from api.admin.order_forms import Shown
+from api.admin.item_forms import major
+from api.admin.order_forms import Shown, money
 from api.admin.pages import page
-from api.admin.sku_urls import ADJUST, PATH, sku_url, target
-from models import catalogue, stock, stock_movements
+from api.admin.sku_urls import ADJUST, COST, PATH, sku_url, target
+from models import accounts, catalogue, stock, stock_movements
 from models.actors import Actor
-from models.errors import InvalidFields, NotFoundError
+from models.errors import FieldErrors, InvalidFields, NotFoundError
 from models.file_names import safe_file_name
 from models.queries import inventory_pages as queries
 
@@ -45,6 +48,7 @@ TOO_LARGE = (
 )
 MOVEMENTS_PAGE = 50
 ADJUST_LABELS = {"delta": "the change", "reason": "the reason"}  # as refusals name them
+COST_LABELS = {"cost": "the cost"}
 
 
 def too_large(request: Request[Any, Any, Any], _: HTTPException) -> Template:
@@ -85,7 +89,7 @@ class InventoryController(Controller):
             request, "inventory.html", status_code=status_code if failed else 200, here="inventory",
             title="Inventory", rows=rows, total=total, q=search, low=low,
             page_number=number, more=number * queries.PAGE < total, status_of=status_of,
-            sku_url=sku_url,
+            sku_url=sku_url, money=money,
             import_errors=import_errors or {}, message=message,
             notice="" if failed else (await flash.take(request)).notice,
         )  # fmt: skip
@@ -113,19 +117,23 @@ class InventoryController(Controller):
         total, movements = await stock_movements.for_sku(
             workspace_id, row.id, limit=MOVEMENTS_PAGE, offset=(number - 1) * MOVEMENTS_PAGE
         )
+        cost = "" if row.cost_cents is None else major(row.cost_cents)
         return page(
             request, "sku.html", status_code=422 if errors else 200, here="inventory",
             title=f"SKU {row.code}", sku=row, status=status_of(row), movements=movements,
             movement_total=total, page_number=number,
             more=number * MOVEMENTS_PAGE < total, who=Shown.actor, sku_url=sku_url,
-            typed=typed or {"delta": "", "reason": ""}, errors=errors or {},
-            notice="" if errors else (await flash.take(request)).notice,
+            money=money, typed={"delta": "", "reason": "", "cost": cost, **(typed or {})},
+            errors=errors or {}, notice="" if errors else (await flash.take(request)).notice,
         )  # fmt: skip
 
     @post("/{code:path}", status_code=303)
     async def adjust(self, request: Request[Any, Any, Any], code: SkuPath) -> Template | Redirect:
-        """`POST …/{code}/adjust`; the route table's shape, `POST …/{code}`, adjusts too."""
+        """`POST …/{code}/adjust`; the route table's shape, `POST …/{code}`, adjusts too.
+        `POST …/{code}/cost` sets the cost (`_set_cost`)."""
         named = target(request.scope)
+        if named is not None and named.action == COST:
+            return await self._set_cost(request, named.sku)
         if named is None or named.action not in ("", ADJUST):
             raise NotFoundError(code)
         fields = await form(request)
@@ -142,6 +150,28 @@ class InventoryController(Controller):
         return await flash.redirect(
             request, sku_url(done.code, done.sku_id), f"On hand {delta:+,}: now {done.on_hand:,}."
         )
+
+    async def _set_cost(
+        self, request: Request[Any, Any, Any], ref: int | str
+    ) -> Template | Redirect:
+        """The SKU's cost, typed in major units (`2.51`); empty: unknown. The same domain
+        function as `pressline sku update --cost-cents`."""
+        fields = await form(request)
+        typed = {"cost": text(fields, "cost").strip()}
+        workspace_id = request.user.workspace_id
+        try:
+            refused = FieldErrors()
+            cents = catalogue.typed_cost(refused, "cost", typed["cost"])
+            refused.check()
+            done = await catalogue.update_sku(workspace_id, ref, cost_cents=cents)
+        except InvalidFields as invalid:
+            errors = in_words(invalid.errors, COST_LABELS, {"cost_cents": "cost"})
+            return await self._show(request, ref, typed=typed, errors=errors)
+        notice = "Cost now unknown."
+        if done.cost_cents is not None:
+            currency = (await accounts.get_workspace(workspace_id)).currency
+            notice = f"Cost now {money(done.cost_cents, currency)}."
+        return await flash.redirect(request, sku_url(done.code, done.id), notice)
 
     @post(
         "/import",

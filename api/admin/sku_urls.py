@@ -21,6 +21,7 @@ from models.filters import MAX_ID
 PATH = f"{PREFIX}/inventory"
 IMPORT = "import"
 ADJUST = "adjust"
+COST = "cost"
 _ANCHOR = [part.encode() for part in PATH.strip("/").split("/")]
 
 

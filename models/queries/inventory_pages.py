@@ -17,16 +17,18 @@ PAGE = 50
 
 class SkuLine(SkuRow, array_like=True, frozen=True):
     """The API's SKU row (SKU_COLUMNS) followed by its id (the SKU's movements are read by
-    id)."""
+    id) and the workspace's currency (its cost is shown in it)."""
 
     id: int
+    currency: str
 
     @property
     def available(self) -> int:
         return self.on_hand - self.reserved
 
 
-COLUMNS = f"{SKU_COLUMNS}, s.id"
+COLUMNS = f"{SKU_COLUMNS}, s.id, w.currency"
+FROM = "skus s JOIN workspaces w ON w.id = s.workspace"
 _SEARCHED = ("s.code", "s.style", "s.brand", "s.colour")
 
 
@@ -43,7 +45,7 @@ def list_statements(search: bool, low: bool) -> tuple[Sql, Select[SkuLine]]:
     page = Select(
         SkuLine,
         f"""
-        SELECT {COLUMNS} FROM skus s WHERE {condition}
+        SELECT {COLUMNS} FROM {FROM} WHERE {condition}
         ORDER BY s.code, s.id LIMIT ${n + 1} OFFSET ${n + 2}
         """,  # noqa: S608 - constant fragments
     )
@@ -64,11 +66,11 @@ async def sku_list(
 
 BY_CODE = Select(
     SkuLine,
-    f"SELECT {COLUMNS} FROM skus s WHERE s.workspace = $1 AND s.code = $2",  # noqa: S608
+    f"SELECT {COLUMNS} FROM {FROM} WHERE s.workspace = $1 AND s.code = $2",  # noqa: S608
 )
 BY_ID = Select(
     SkuLine,
-    f"SELECT {COLUMNS} FROM skus s WHERE s.workspace = $1 AND s.id = $2",  # noqa: S608
+    f"SELECT {COLUMNS} FROM {FROM} WHERE s.workspace = $1 AND s.id = $2",  # noqa: S608
 )
 
 

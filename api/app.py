@@ -23,6 +23,7 @@ from api.controllers.inventory import InventoryController
 from api.controllers.invoices import InvoiceController
 from api.controllers.me import MeController
 from api.controllers.orders import OrderController
+from api.controllers.pricing import PricingController
 from api.errors import EXCEPTION_HANDLERS
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
@@ -90,6 +91,7 @@ def create_app() -> Litestar:
             ArtworkController,
             InvoiceController,
             InventoryController,
+            PricingController,
             EventController,
         ],
         # After routing: the token, the plan and the rate limit (api/request_path.py).

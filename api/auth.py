@@ -30,6 +30,7 @@ class Principal(msgspec.Struct, frozen=True):
     workspace_name: str
     tax_rate: str  # two decimals, as the API shows percentages
     require_artwork_approval: bool
+    role: str = "owner"  # the token's user's (models.members): owner | staff
 
 
 def bearer_token(header: str) -> str:
@@ -80,4 +81,5 @@ def admit(row: PrincipalRow, now: dt.datetime) -> Principal:
         workspace_name=row.workspace_name,
         tax_rate=accounts.tax_rate_text(row.tax_rate),
         require_artwork_approval=bool(row.require_artwork_approval),
+        role=row.role,
     )

@@ -197,7 +197,13 @@ OPENAPI_CONFIG = OpenAPIConfig(
 
 def _operations(schema: OpenAPI) -> Iterator[Operation]:
     for path_item in (schema.paths or {}).values():
-        for operation in (path_item.get, path_item.post, path_item.patch, path_item.delete):
+        for operation in (
+            path_item.get,
+            path_item.post,
+            path_item.put,
+            path_item.patch,
+            path_item.delete,
+        ):
             if operation is not None:
                 yield operation
 

@@ -71,6 +71,8 @@ log = logging.getLogger("pressline.ratelimit")
 WINDOW_SECONDS = 60
 READ, WRITE = "read", "write"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# A route handler's `opt` key: a POST that saves nothing (a price preview) counts as a read.
+COUNTS_AS_READ = "counts_as_read"
 LIMIT_HEADER, REMAINING_HEADER = "X-RateLimit-Limit", "X-RateLimit-Remaining"
 RESET_HEADER, BUCKET_HEADER = "X-RateLimit-Reset", "X-RateLimit-Bucket"
 DEFAULT_REDIS_TIMEOUT = 0.1  # seconds; RATE_LIMIT_REDIS_TIMEOUT (models/settings.py)
@@ -498,8 +500,9 @@ class RateLimiter:
     async def start(self) -> None:
         await self.window.start()
 
-    async def hit(self, method: str, user_id: int) -> Decision:
-        bucket = WRITE if method.upper() in WRITE_METHODS else READ
+    async def hit(self, method: str, user_id: int, *, read: bool = False) -> Decision:
+        """Count a request of `user_id`; `read`: a write method that saves nothing."""
+        bucket = WRITE if method.upper() in WRITE_METHODS and not read else READ
         decision = await self.window.hit(f"{self.prefix}:{bucket}:{user_id}", self.limits[bucket])
         return decision._replace(bucket=bucket)
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from api import auth, forwarded, request_log
-from api.ratelimit import RateLimiter, TooManyRequests
+from api.ratelimit import COUNTS_AS_READ, RateLimiter, TooManyRequests
 
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -139,7 +139,9 @@ class ApiAccess:
         scope["user"] = principal
         scope["auth"] = principal.token_id
         limiter: RateLimiter = scope[LIMITER]  # type: ignore[literal-required]
-        decision = await limiter.hit(method, principal.user_id)
+        handler = scope.get("route_handler")
+        read = handler is not None and bool(handler.opt.get(COUNTS_AS_READ))
+        decision = await limiter.hit(method, principal.user_id, read=read)
         if not decision.allowed:
             raise TooManyRequests(
                 f"Rate limit of {decision.limit} requests per minute exceeded; "

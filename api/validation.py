@@ -30,7 +30,7 @@ from msgspec import inspect as mi
 
 from api.idempotency import HEADER, key_errors
 from models.errors import EMAIL_REFUSED, UNSTORABLE_LINE, UNSTORABLE_TEXT, InvalidFields
-from models.schemas.rules import (
+from models.field_rules import (
     EMAIL_ADDRESS,
     MULTI_LINE,
     NOT_BLANK,
@@ -42,7 +42,7 @@ from models.schemas.rules import (
 
 T = TypeVar("T")
 
-# The patterns the request Structs use (models/schemas/rules.py), and what each means in words
+# The patterns the request Structs use (models/field_rules.py), and what each means in words
 # (the admin's and the command line's words for the same rule, models/errors.py). A pattern is
 # checked piece by piece, and the first piece that fails names what is wrong.
 _ONE_LINE = (re.compile(ONE_LINE), UNSTORABLE_LINE)

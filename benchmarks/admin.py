@@ -121,8 +121,8 @@ async def garment_order(ws_id: int, customer: int) -> str:
     half of them stocked (a style and colour of the seed's SKUs, in all its sizes), half not
     (six standard sizes); created by models.orders.creating as the API and the admin do."""
     from models.actors import OPERATOR
+    from models.garments import NewImprint, NewItem
     from models.orders.creating import create
-    from models.orders.items import NewImprint, NewItem
     from models.tables import Sku
 
     runs: dict[tuple[str, str], list[str]] = {}

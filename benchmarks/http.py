@@ -209,7 +209,9 @@ def items_order(user: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def as_lines(order: dict[str, Any]) -> dict[str, Any]:
     """The same order as plain lines: the items expanded by the service's own rule."""
-    from models.orders.items import NewImprint, NewItem, expand_all
+    from models.garments import NewImprint, NewItem
+    from models.orders.items import expand
+    from models.pricing.compute import PriceContext, price_items
 
     items = [
         NewItem(
@@ -225,10 +227,12 @@ def as_lines(order: dict[str, Any]) -> dict[str, Any]:
         )
         for item in order["items"]
     ]
+    priced = price_items(items, {}, PriceContext(document=None))  # every price typed here
     lines = [
         {"description": line.description, "quantity": line.quantity,
          "unit_price_cents": line.unit_price_cents}
-        for line in expand_all(items, {})
+        for position, item in enumerate(items)
+        for line in expand(item, position, None, priced[position])
     ]  # fmt: skip
     return {"customer_id": order["customer_id"], "lines": lines, "due_by": order["due_by"]}
 

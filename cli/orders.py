@@ -9,8 +9,8 @@ import msgspec
 
 from cli.output import CommandError, Result, command, moment, money
 from models import operators
+from models.garments import LOCATION_LABELS, METHOD_LABELS
 from models.orders.item_reads import ImprintView, ItemView
-from models.orders.items import LOCATION_LABELS, METHOD_LABELS
 from models.schemas.orders import AdvanceRequest, order_bodies, order_detail_body
 from models.stages import API_TARGET_STAGES, STAGES
 
@@ -96,7 +96,7 @@ def item_lines(item: ItemView, currency: str) -> list[str]:
     """A garment as the shop floor reads it: what, how many in which sizes, stock, imprints."""
     shown = [
         f"  garment {item.position + 1}: {item.quantity} x {item.description} (style"
-        f" {item.style}, colour {item.colour}), {money(item.unit_price_cents, currency)} each",
+        f" {item.style}, colour {item.colour}), {_price(item.unit_price_cents, currency)} each",
         "    sizes: " + ", ".join(f"{size} {quantity}" for size, quantity in item.sizes.items()),
     ]
     if item.size_upcharges_cents:
@@ -114,6 +114,11 @@ def item_lines(item: ItemView, currency: str) -> list[str]:
     return shown
 
 
+def _price(cents: int | None, currency: str) -> str:
+    """A typed price, or where an untyped one comes from (each line shows what it came to)."""
+    return "price list" if cents is None else money(cents, currency)
+
+
 def imprint_line(imprint: ImprintView, currency: str) -> str:
     """`Front: Screen print, 2 colours (White, Red), 280 x 200 mm; 1.80 GBP a garment, …`."""
     names = f" ({', '.join(imprint.colour_names)})" if imprint.colour_names else ""
@@ -127,8 +132,10 @@ def imprint_line(imprint: ImprintView, currency: str) -> str:
         what.append(f"{imprint.stitches:,} stitches")
     if imprint.width_mm or imprint.height_mm:
         what.append(f"{imprint.width_mm or '?'} x {imprint.height_mm or '?'} mm")
-    prices = [f"{money(imprint.unit_price_cents, currency)} a garment"]
-    if imprint.setup_cents:
+    prices = [f"{_price(imprint.unit_price_cents, currency)} a garment"]
+    if imprint.setup_cents is None:
+        prices.append("setup from the price list")
+    elif imprint.setup_cents:
         prices.append(f"setup {money(imprint.setup_cents, currency)}")
     location = LOCATION_LABELS.get(imprint.location, imprint.location)
     text = f"{location}: " + ", ".join(what) + "; " + ", ".join(prices)

@@ -18,6 +18,8 @@ import msgspec
 from models import clock, db, plans, tokens
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
+from models.pricing import defaults
+from models.pricing import document as price_document
 from models.tables import ApiToken, User, Workspace
 
 MAX_DAYS = 3650  # trial and token lifetimes; keeps `now + days` far from datetime's limits
@@ -132,8 +134,9 @@ async def create_workspace(
     trial_days: int | None = None,
     require_artwork_approval: bool = True,
 ) -> Workspace:
-    """A new workspace. Its orders leave artwork only once a proof is approved unless
-    `require_artwork_approval` is False (a shop that prints without asking)."""
+    """A new workspace, with the starting price list (models/pricing/defaults.py). Its orders
+    leave artwork only once a proof is approved unless `require_artwork_approval` is False (a
+    shop that prints without asking)."""
     errors = FieldErrors()
     name = errors.text("name", name, 200)
     _plan(errors, plan)
@@ -160,6 +163,7 @@ async def create_workspace(
         trial_ends_at=trial_ends_at,
         created_at=now,
         updated_at=now,
+        pricing=price_document.encode(defaults.price_list()).decode(),
     )
     await row.save()
     return row

@@ -29,10 +29,10 @@ from models import (
 )
 from models.actors import OPERATOR
 from models.customers import contacts, records
+from models.garments import NewImprint, NewItem
 from models.invoices import payments
 from models.mail import queue
 from models.orders import cancelling, creating, stage_moves
-from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
 from models.stages import SEQUENCE
 from models.tables import ApiToken, Invoice, User, Workspace
@@ -270,7 +270,7 @@ def _item(garment: Garment, prices: dict[str, int], discount: Decimal) -> NewIte
         imprints=tuple(
             replace(
                 IMPRINTS[key],
-                unit_price_cents=_discounted(IMPRINTS[key].unit_price_cents, discount),
+                unit_price_cents=_discounted(IMPRINTS[key].unit_price_cents or 0, discount),
             )
             for key in garment.imprints
         ),

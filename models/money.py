@@ -9,6 +9,7 @@ Digits are ASCII only (Arabic-Indic or full-width digits are not amounts here)."
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 _AMOUNT = re.compile(
     r"(?P<whole>[0-9]{1,15})(?:[.,](?P<part>[0-9]{1,2}))?"  # 1250, 1250.5, 12,50
@@ -51,3 +52,8 @@ def refusal(text: str) -> str:
         return GROUPED.format(typed=typed, whole=whole)
     small = f"{head}.{tail.rstrip('0')}" if tail.rstrip("0") else head
     return AMBIGUOUS.format(typed=typed, whole=whole, small=small)
+
+
+def round_half_up(value: Decimal) -> int:
+    """To a whole number of minor units, halves away from zero: every computed amount."""
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))

@@ -46,6 +46,10 @@ class Workspace(Table, tablename="workspaces"):
     updated_at = Timestamptz(default=TimestamptzNow())
     email = Varchar(length=254, default="")  # Reply-To of the customer emails; "" = none
     mail_stages = Varchar(length=200, default="in_production,dispatched")  # emailed moves
+    # The price list (models/pricing); NULL: none yet, prices are typed (a workspace made
+    # before price lists, until its first save).
+    pricing = JSON(null=True, default=None)
+    prices_include_tax = Boolean(default=False)  # new orders' default
 
 
 class User(Table, tablename="users"):
@@ -184,6 +188,7 @@ class Order(Table, tablename="orders"):
     revision = Integer(default=1)
     # The address it ships to, copied from the customer's or given (models/orders/ship_to.py).
     ship_to = JSON(null=True, default=None)
+    prices_include_tax = Boolean(default=False)  # line prices are gross (models/orders/lines.py)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
 
@@ -200,6 +205,7 @@ class OrderItem(Table, tablename="order_items"):
     description = Varchar(length=200)
     sizes = JSON(default="{}")  # size → quantity, in the order shown
     unit_price_cents = BigInt()
+    unit_price_typed = Boolean(default=True)  # False: from the price list, computed on edits
     size_upcharges_cents = JSON(default="{}")  # size → cents
 
 
@@ -221,6 +227,9 @@ class OrderImprint(Table, tablename="order_imprints"):
     notes = Text(default="")
     unit_price_cents = BigInt(default=0)
     setup_cents = BigInt(default=0)
+    unit_price_typed = Boolean(default=True)  # False: from the price list (models/pricing)
+    setup_typed = Boolean(default=True)
+    design = Varchar(length=100, null=True, default=None)  # shares a price break and a setup
 
 
 class OrderLine(Table, tablename="order_lines"):
@@ -234,6 +243,8 @@ class OrderLine(Table, tablename="order_lines"):
     line_total_cents = BigInt()
     sku = ForeignKey(Sku, null=True, on_delete=OnDelete.restrict, index=True)
     item = ForeignKey(OrderItem, null=True, on_delete=OnDelete.cascade, index=True)
+    price_source = Varchar(length=10, default="typed")  # models.pricing.PriceSource
+    price_breakdown = JSON(null=True, default=None)  # models.pricing.breakdown.PriceBreakdown
 
 
 class StageChange(Table, tablename="stage_history"):

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from api.admin.forms import text, whole_number
+from models import garments
 from models import money as amounts
 from models.orders import items as rules
 from models.orders.garment_options import SizeOption
@@ -145,7 +146,7 @@ def apply_action(action: str, items: list[dict[str, Any]]) -> list[dict[str, Any
     """The garments once a row button (`add_item`, `add_imprint-N`, `remove_item-N`,
     `remove_imprint-N-M`) has acted; None for an action that is not one of these."""
     if action == ADD_ITEM:
-        if len(items) >= rules.MAX_ITEMS:
+        if len(items) >= garments.MAX_ITEMS:
             return list(items)
         return [*items, empty_item(max((i["number"] for i in items), default=-1) + 1)]
     found = _ROW_ACTION.fullmatch(action)
@@ -159,7 +160,7 @@ def apply_action(action: str, items: list[dict[str, Any]]) -> list[dict[str, Any
         if item["number"] == number:
             imprints = item["imprints"]
             if kind == "add_imprint":
-                if len(imprints) < rules.MAX_IMPRINTS:
+                if len(imprints) < garments.MAX_IMPRINTS:
                     next_number = max((i["number"] for i in imprints), default=-1) + 1
                     imprints = [*imprints, empty_imprint(next_number)]
             else:
@@ -230,7 +231,7 @@ def items_typed_from(views: Sequence[ItemView]) -> list[dict[str, Any]]:
                 "style": view.style,
                 "colour": view.colour,
                 "description": view.description,
-                "unit_price": major(view.unit_price_cents),
+                "unit_price": _or_blank_money(view.unit_price_cents),
                 "other_size": "",
                 "other_quantity": "",
                 "sizes": {size: str(qty) for size, qty in view.sizes.items() if qty},
@@ -247,10 +248,8 @@ def items_typed_from(views: Sequence[ItemView]) -> list[dict[str, Any]]:
                         "stitches": _or_blank(imprint.stitches),
                         "width_mm": _or_blank(imprint.width_mm),
                         "height_mm": _or_blank(imprint.height_mm),
-                        "unit_price": major(imprint.unit_price_cents)
-                        if imprint.unit_price_cents
-                        else "",
-                        "setup": major(imprint.setup_cents) if imprint.setup_cents else "",
+                        "unit_price": _or_blank_money(imprint.unit_price_cents),
+                        "setup": _or_blank_money(imprint.setup_cents),
                         "notes": imprint.notes,
                     }
                     for n, imprint in enumerate(view.imprints)
@@ -266,6 +265,11 @@ def _major_or_blank(cents: int) -> str:
 
 def _or_blank(value: int | None) -> str:
     return "" if value is None else str(value)
+
+
+def _or_blank_money(cents: int | None) -> str:
+    """A typed price in major units; blank: left to the price list (0 typed shows 0.00)."""
+    return "" if cents is None else major(cents)
 
 
 def major(cents: int) -> str:
@@ -286,7 +290,7 @@ def size_columns(
     columns: list[dict[str, Any]] = (
         [{"label": size.label, "available": size.available, "sku": size.sku} for size in run]
         if run
-        else [{"label": label, "available": None, "sku": None} for label in rules.STANDARD_SIZES]
+        else [{"label": label, "available": None, "sku": None} for label in garments.STANDARD_SIZES]
     )
     known = {column["label"].casefold(): column for column in columns}
     for label in [*item["sizes"], *item["upcharges"]]:

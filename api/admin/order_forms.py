@@ -23,10 +23,10 @@ from models import clock
 from models import money as amounts
 from models.errors import InvalidFields, normalise_newlines
 from models.filters import MAX_ID
+from models.garments import NewItem
 from models.orders.editing import KEEP, Keep, OrderEdit
 from models.orders.garment_options import OrderContent
 from models.orders.item_reads import ItemView, as_new_item
-from models.orders.items import NewItem
 from models.orders.lines import NewLine, local_midnight
 from models.schemas.orders import (
     MAX_UNIT_PRICE_CENTS,

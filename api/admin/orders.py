@@ -40,11 +40,11 @@ from models.actors import Actor
 from models.admin_sessions import AdminUser
 from models.errors import DomainError, InvalidFields, NotFoundError, StaleError, summary
 from models.filters import MAX_ID
+from models.garments import LOCATION_LABELS, METHOD_LABELS
 from models.orders import board as order_board
 from models.orders import cancelling, creating, editing, garment_options, stage_moves
 from models.orders import pages as order_pages
 from models.orders.garment_options import OrderContent
-from models.orders.items import LOCATION_LABELS, METHOD_LABELS
 from models.orders.pages import DUE_FILTERS, Filters, OrderHead
 from models.queries import admin as admin_queries
 from models.stages import API_TARGET_STAGES, CONTENT_EDITABLE, OPEN, STAGES

@@ -16,7 +16,7 @@ from api.admin.order_forms import Shown
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models.errors import NotFoundError
-from models.orders.items import LOCATION_LABELS, METHOD_LABELS
+from models.garments import LOCATION_LABELS, METHOD_LABELS
 from models.orders.work_order import work_order
 
 OrderRef = Annotated[

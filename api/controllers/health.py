@@ -11,7 +11,7 @@ from litestar.status_codes import HTTP_200_OK, HTTP_503_SERVICE_UNAVAILABLE
 
 from api.openapi import error_response
 from models import db
-from models.schemas.common import Schema
+from models.structs import Schema
 
 log = logging.getLogger("pressline.health")
 

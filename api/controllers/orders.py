@@ -219,6 +219,7 @@ class OrderController(Controller):
                 due_by=data.due_by,
                 notes=data.notes or "",
                 external_ref=data.external_ref,
+                prices_include_tax=data.prices_include_tax,
                 actor=Actor.token(principal.token_id, principal.user_id),
             )
             return Outcome(

@@ -20,8 +20,8 @@ from litestar.openapi.spec import (
 
 from api.validation import TextFormat
 from models import artwork, proofs
-from models.schemas.common import Input
-from models.schemas.rules import MULTI_LINE, NOT_BLANK
+from models.field_rules import MULTI_LINE, NOT_BLANK
+from models.structs import Input
 
 
 class ApprovalRequest(Input):

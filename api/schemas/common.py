@@ -8,7 +8,7 @@ from typing import Annotated, Any, Generic, TypeVar
 import msgspec
 
 from models.errors import ErrorCode
-from models.schemas.common import Schema
+from models.structs import Schema
 
 T = TypeVar("T")
 

@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 
 from api.params import PageNumber, Search, UpdatedSince
-from models.schemas.common import Schema
+from models.structs import Schema
 
 
 class CustomerListQuery(Schema):

@@ -14,9 +14,10 @@ from api.validation import TextFormat, Unreadable
 from models.filters import MAX_ID
 from models.orders.queries import InvoiceStatus, Stage
 from models.queries.events import EventRow
-from models.schemas.common import LocalTimestamp, Schema, Timestamp
+from models.schemas.common import LocalTimestamp, Timestamp
 from models.schemas.orders import CustomerRef
 from models.statements import iso
+from models.structs import Schema
 from models.webhooks.names import EVENT_NAMES
 
 EventType = Literal[

@@ -8,9 +8,10 @@ import msgspec
 
 from api.params import PageNumber, Search, UpdatedSince
 from models.queries.inventory import SkuRow
-from models.schemas.common import Schema, UpdatedAt
+from models.schemas.common import UpdatedAt
 from models.statements import iso
 from models.stock import SkuStatus, sku_status
+from models.structs import Schema
 
 
 class Sku(Schema):

@@ -9,14 +9,15 @@ from typing import Annotated, Literal
 import msgspec
 
 from api.params import PageNumber, UpdatedSince
+from models.field_rules import ONE_LINE
 from models.filters import MAX_ID
 from models.invoices.payments import MAX_REFERENCE
 from models.invoices.queries import InvoiceRow, InvoiceRows, PaymentRow
 from models.invoices.status import InvoiceStatus, PaymentMethod
-from models.schemas.common import Input, Schema, Timestamp, UpdatedAt
+from models.schemas.common import Timestamp, UpdatedAt
 from models.schemas.orders import CustomerRef
-from models.schemas.rules import ONE_LINE
 from models.statements import iso, iso_or_none
+from models.structs import Input, Schema
 
 MAX_AMOUNT_CENTS = 2**63 - 1  # the money columns' range
 StatusName = Literal["draft", "issued", "paid", "void"]

@@ -8,8 +8,8 @@ import msgspec
 
 from api.params import PageNumber, UpdatedSince
 from models.orders.queries import Stage
-from models.schemas.common import Schema
 from models.schemas.orders import MAX_EXTERNAL_REF
+from models.structs import Schema
 
 
 class OrderListQuery(Schema):

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 
 from models.accounts import PRICES_INCLUDE_TAX
-from models.schemas.common import DecimalString, Schema
+from models.schemas.common import DecimalString
+from models.structs import Schema
 
 if TYPE_CHECKING:
     from api.auth import Principal

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import msgspec
 
 from models import clock, statements
-from models.orders.items import METHOD_LABELS, Method
+from models.garments import METHOD_LABELS, Method
 from models.orders.queries import ArtworkStatus, Stage
 from models.orders.readiness import Bill, Mark, StockNeed, art, paid, stock
 from models.stages import OPEN, OPEN_LIST, SEQUENCE

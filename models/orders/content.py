@@ -16,20 +16,23 @@ import msgspec
 
 from models import statements
 from models.errors import InvalidFields
+from models.garments import NewItem, StockedSize
 from models.orders import items as rules
 from models.orders.item_reads import ImprintView, ItemView, SizeStock
-from models.orders.items import NewItem, StockedSize
 from models.orders.lines import NewLine, Totals
+from models.pricing import breakdown as price_parts
+from models.pricing import compute as pricing
+from models.pricing import store as price_list
 
 # A stocked garment's SKUs: every SKU of the workspace with one of the items' styles, matched
 # to each item by style and colour in Python (case-insensitively).
 _STOCKED = statements.Sql(
-    "SELECT id, code, style, colour, size, brand, reserved FROM skus"
+    "SELECT id, code, style, colour, size, brand, reserved, cost_cents FROM skus"
     " WHERE workspace = $1 AND lower(style) = ANY($2) ORDER BY id"
 )
-_LINE_WIDTH = 9  # values per order_lines row below
-_ITEM_WIDTH = 9
-_IMPRINT_WIDTH = 14
+_LINE_WIDTH = 11  # values per order_lines row below
+_ITEM_WIDTH = 10
+_IMPRINT_WIDTH = 17
 _JSON = msgspec.json.Encoder()
 
 
@@ -44,7 +47,8 @@ def _values(width: int, count: int) -> str:
 def _lines_insert(count: int) -> statements.Sql:
     return statements.Sql(
         'INSERT INTO order_lines (workspace, "order", position, description, quantity,'  # noqa: S608
-        f" unit_price_cents, line_total_cents, sku, item) VALUES {_values(_LINE_WIDTH, count)}"
+        " unit_price_cents, line_total_cents, sku, item, price_source, price_breakdown)"
+        f" VALUES {_values(_LINE_WIDTH, count)}"
     )
 
 
@@ -52,7 +56,8 @@ def _lines_insert(count: int) -> statements.Sql:
 def _items_insert(count: int) -> statements.Sql:
     return statements.Sql(
         'INSERT INTO order_items (workspace, "order", position, style, colour, description,'  # noqa: S608
-        f" sizes, unit_price_cents, size_upcharges_cents) VALUES {_values(_ITEM_WIDTH, count)}"
+        " sizes, unit_price_cents, unit_price_typed, size_upcharges_cents)"
+        f" VALUES {_values(_ITEM_WIDTH, count)}"
         " RETURNING id, position"
     )
 
@@ -62,7 +67,8 @@ def _imprints_insert(count: int) -> statements.Sql:
     return statements.Sql(
         'INSERT INTO order_imprints (workspace, "order", item, position, location, method,'  # noqa: S608
         " colours, colour_names, stitches, width_mm, height_mm, notes, unit_price_cents,"
-        f" setup_cents) VALUES {_values(_IMPRINT_WIDTH, count)}"
+        " setup_cents, unit_price_typed, setup_typed, design)"
+        f" VALUES {_values(_IMPRINT_WIDTH, count)}"
         " RETURNING id, item, position"
     )
 
@@ -103,13 +109,16 @@ class Content:
 async def resolve(
     conn: statements.Reader,
     workspace_id: int,
+    customer_id: int,
     *,
     lines: Sequence[NewLine],
     items: Sequence[NewItem],
     plain_skus: Mapping[str, tuple[int, int]],
 ) -> Content:
-    """Checks the items (rules between fields, stocked sizes) and expands them; `plain_skus`
-    holds the plain lines' SKUs (code → (id, reserved)), already checked by the caller.
+    """Checks the items (rules between fields, stocked sizes), prices what is not typed from
+    the price list (models/pricing, with `customer_id`'s discount) and expands them;
+    `plain_skus` holds the plain lines' SKUs (code → (id, reserved)), already checked by the
+    caller.
 
     Raises InvalidFields naming every item problem (dot paths: `items.0.sizes.XXL`)."""
     errors: dict[str, list[str]] = {}
@@ -128,11 +137,17 @@ async def resolve(
             errors.update(rules.stock_errors(item, f"items.{index}", skus))
     if errors:
         raise InvalidFields(errors)
-    item_lines = [
-        line
-        for index, item in enumerate(items)
-        for line in rules.expand(item, index, stocked.get(index))
-    ]
+    item_lines: list[NewLine] = []
+    if items:
+        context = await price_list.context(conn, workspace_id, customer_id)
+        if context.document is None:
+            items = [pricing.without_price_list(item) for item in items]
+        prices = pricing.price_items(items, stocked, context)
+        item_lines = [
+            line
+            for index, item in enumerate(items)
+            for line in rules.expand(item, index, stocked.get(index), prices[index])
+        ]
     sku_ids = {code: sku_id for code, (sku_id, _) in plain_skus.items()}
     reserved = dict(plain_skus.values())
     for skus in stocked.values():
@@ -156,11 +171,11 @@ async def _stocked_with_levels(
     styles = sorted({item.style.lower() for item in items})
     found: dict[tuple[str, str], list[StockedSize]] = {}
     reserved: dict[int, int] = {}
-    for sku_id, code, style, colour, size, brand, level in await conn.rows(
+    for sku_id, code, style, colour, size, brand, level, cost in await conn.rows(
         _STOCKED, workspace_id, styles
     ):
         found.setdefault(rules.stock_key(style, colour), []).append(
-            StockedSize(sku_id=sku_id, code=code, size=size, brand=brand)
+            StockedSize(sku_id=sku_id, code=code, size=size, brand=brand, cost_cents=cost)
         )
         reserved[sku_id] = level
     return found, reserved
@@ -202,7 +217,8 @@ async def write(
             values += (
                 workspace_id, order_id, position, item.style, item.colour,
                 rules.description(item, skus), _JSON.encode(_sizes_in_order(item, skus)).decode(),
-                item.unit_price_cents, _JSON.encode(dict(item.size_upcharges_cents)).decode(),
+                item.unit_price_cents or 0, item.unit_price_cents is not None,
+                _JSON.encode(dict(item.size_upcharges_cents)).decode(),
             )  # fmt: skip
         for row in await conn.rows(_items_insert(len(content.items)), *values):
             item_ids[int(row[1])] = int(row[0])
@@ -215,7 +231,9 @@ async def write(
                     imprint.method, imprint.colours,
                     _JSON.encode(list(imprint.colour_names)).decode(), imprint.stitches,
                     imprint.width_mm, imprint.height_mm, imprint.notes,
-                    imprint.unit_price_cents, imprint.setup_cents,
+                    imprint.unit_price_cents or 0, imprint.setup_cents or 0,
+                    imprint.unit_price_cents is not None, imprint.setup_cents is not None,
+                    imprint.design,
                 )  # fmt: skip
                 count += 1
         if count:
@@ -231,6 +249,7 @@ async def write(
             line.unit_price_cents, totals.line_totals[position],
             content.sku_ids[line.sku] if line.sku is not None else None,
             item_ids[line.item] if line.item is not None else None,
+            line.price_source, price_parts.encode(line.breakdown),
         )  # fmt: skip
     await conn.rows(_lines_insert(len(content.lines)), *line_values)
     return Written(item_ids, imprint_ids)
@@ -289,6 +308,7 @@ def shown(content: Content, written: Written, levels: dict[int, tuple[int, int]]
                         notes=imprint.notes,
                         unit_price_cents=imprint.unit_price_cents,
                         setup_cents=imprint.setup_cents,
+                        design=imprint.design,
                     )
                     for number, imprint in enumerate(item.imprints)
                 ],

@@ -20,11 +20,11 @@ from models.actors import Actor
 from models.customers.addresses import NewAddress
 from models.errors import ErrorCode, InvalidFields, NotFoundError, RuleRefused, normalise_newlines
 from models.filters import MAX_ID
+from models.garments import NewItem
 from models.numbering import local_year, next_number
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
 from models.orders.item_reads import ItemView
-from models.orders.items import NewItem
 from models.orders.lines import (
     FIRST_ARTWORK_STATUS,
     FIRST_STAGE,
@@ -62,9 +62,10 @@ _ORDER_INSERT = statements.Sql(
     """
     INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, substage,
         due_by, dispatched_at, carrier, tracking_number, currency, subtotal_cents, tax_cents,
-        total_cents, notes, external_ref, stock_consumed, created_at, updated_at, ship_to)
+        total_cents, notes, external_ref, stock_consumed, created_at, updated_at, ship_to,
+        prices_include_tax)
     VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, NULL, NULL, NULL, $8, $9, $10, $11, $12, $13,
-        $14, $15, $15, $16)
+        $14, $15, $15, $16, $17)
     RETURNING id
     """
 )
@@ -94,7 +95,8 @@ def _lock_statement(sku_codes: int, postgres: bool) -> statements.Sql:
     address = ", ".join(f"ad.{field}" for field in ship_to_rules.FIELDS)
     text = f"""
         SELECT w.plan, w.trial_ends_at, w.open_order_limit, w.tax_rate, w.currency, w.timezone,
-               c.id, c.name, c.slug, c.tax_exempt, s.id, s.code, s.reserved, {address}
+               c.id, c.name, c.slug, c.tax_exempt, s.id, s.code, s.reserved, {address},
+               w.prices_include_tax
         FROM workspaces w
         LEFT JOIN customers c ON c.workspace = w.id AND c.id = $2
         LEFT JOIN addresses ad ON ad.customer = c.id AND ad.is_default
@@ -121,6 +123,7 @@ class _Locked:
     customer: tuple[int, str, str, bool] | None  # id, name, slug, tax_exempt
     skus: dict[str, tuple[int, int]]  # code → (id, reserved)
     default_address: dict[str, str] | None
+    prices_include_tax: bool  # the workspace's default for new orders
 
 
 async def _lock_workspace(
@@ -143,7 +146,8 @@ async def _lock_workspace(
         timezone=timezone,
         customer=None if c_id is None else (c_id, name, slug, bool(exempt)),
         skus={row[11]: (row[10], row[12]) for row in rows if row[10] is not None},
-        default_address=None if first[15] is None else ship_to_rules.copy(first[13:]),
+        default_address=None if first[15] is None else ship_to_rules.copy(first[13:-1]),
+        prices_include_tax=bool(first[-1]),
     )
 
 
@@ -205,14 +209,19 @@ async def create(
     due_by: dt.date | None = None,
     notes: str = "",
     external_ref: str | None = None,
+    prices_include_tax: bool | None = None,
     actor: Actor,
+    save: bool = True,
 ) -> OrderRows:
     """Create an order in FIRST_STAGE with its items and lines (models/orders/content.py),
     first history entry (made by `actor`), artwork row and stock reservations, in one
     transaction; returns its detail rows (`_created_rows`).
 
     Raises InvalidFields (fields, then stock limits, then amounts) or RuleRefused (plan
-    limit); nothing is written then.
+    limit); nothing is written then. `prices_include_tax` None: the workspace's default.
+    With `save` False it is a preview: the order as it would be created (its lines, prices
+    and totals; id 0, no number), then the transaction is rolled back, so nothing is kept
+    and nothing numbered or reserved.
     """
     now = clock.now()
     codes = sorted({line.sku for line in lines if line.sku is not None})
@@ -237,7 +246,7 @@ async def create(
             # write locks: workspace, customer, order, SKUs by id (docs/operations.md).
             await conn.rows(_TOUCH_CUSTOMER, customer_id, now)
             content = await order_content.resolve(
-                conn, workspace_id, lines=lines, items=items, plain_skus=locked.skus
+                conn, workspace_id, customer_id, lines=lines, items=items, plain_skus=locked.skus
             )
             shipping = await ship_to_rules.resolve(
                 conn,
@@ -251,7 +260,10 @@ async def create(
             over = stock.over_reservation_limit(content.reserved, reservations)
             if over:
                 raise content.reservation_errors(over)
-            totals = compute_totals(content.lines, locked.tax_rate, tax_exempt)
+            inclusive = (
+                locked.prices_include_tax if prices_include_tax is None else prices_include_tax
+            )
+            totals = compute_totals(content.lines, locked.tax_rate, tax_exempt, inclusive=inclusive)
             _check_open_order_limit(open_orders, limit, plan)
             year = local_year(now, locked.timezone)
             number, seq = await next_number(workspace_id=workspace_id, kind="order", year=year)
@@ -274,6 +286,7 @@ async def create(
                 False,
                 now,
                 ship_to_rules.encode(shipping),
+                inclusive,
             )
             if inserted is None:
                 raise RuntimeError("INSERT INTO orders returned no id")
@@ -309,7 +322,7 @@ async def create(
             )
             # The items as every reader shows them, with the levels the reservations left.
             shown = order_content.shown(content, written, reserved)
-            return _created_rows(
+            rows = _created_rows(
                 order_id,
                 number,
                 customer=(customer_id, customer_name, customer_slug),
@@ -320,10 +333,31 @@ async def create(
                 due_by=due,
                 external_ref=external_ref,
                 ship_to=shipping,
+                prices_include_tax=inclusive,
                 now=now,
             )
+            if not save:
+                raise _Unsaved(rows)
+            return rows
 
-    return await db.atomic(write)
+    try:
+        return await db.atomic(write)
+    except _Unsaved as preview:
+        return preview.rows
+
+
+class _Unsaved(Exception):  # not an error: how a preview leaves its transaction
+    """Raised at the end of a preview's create, so its transaction is rolled back."""
+
+    def __init__(self, rows: OrderRows) -> None:
+        super().__init__("preview")
+        self.rows = rows
+
+
+async def preview(**create_arguments: Any) -> OrderRows:
+    """The order `create` would make from the same arguments — lines, prices, totals — with
+    nothing kept: the same checks and computation in a transaction that is rolled back."""
+    return await create(**create_arguments, save=False)
 
 
 def _created_rows(
@@ -338,6 +372,7 @@ def _created_rows(
     due_by: dt.datetime | None,
     external_ref: str | None,
     ship_to: dict[str, str] | None,
+    prices_include_tax: bool,
     now: dt.datetime,
 ) -> OrderRows:
     """The new order's detail rows as GET /orders/{id} would read them, from what the create
@@ -368,6 +403,7 @@ def _created_rows(
         artwork_version=0,
         artwork_approved_at=None,
         ship_to=ship_to_rules.encode(ship_to),
+        prices_include_tax=prices_include_tax,
     )
     return OrderRows(
         order=order,
@@ -380,6 +416,8 @@ def _created_rows(
                 line_total_cents=line_total,
                 sku=line.sku,  # a code of the workspace: an unknown one was refused
                 item_id=None if line.item is None else item_ids[line.item],
+                price_source=line.price_source,
+                price_breakdown=line.breakdown,
             )
             for line, line_total in zip(content.lines, totals.line_totals, strict=True)
         ],

@@ -41,10 +41,10 @@ from models.errors import (
     normalise_newlines,
 )
 from models.filters import MAX_ID
+from models.garments import NewItem
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
 from models.orders.item_reads import as_new_item, items_of
-from models.orders.items import NewItem
 from models.orders.lines import NewLine, compute_totals, local_midnight
 from models.orders.queries import Precondition, check_precondition
 from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
@@ -74,10 +74,14 @@ class OrderEdit:
     # whole address (the patch naming every field)
     ship_to: ship_to_rules.AddressPatch | NewAddress | Keep | None = KEEP
     ship_to_address_id: int | None = None  # one of the customer's addresses, copied
+    prices_include_tax: bool | Keep = KEEP
 
     @property
     def changes_content(self) -> bool:
-        return self.lines is not None or self.items is not None
+        """Lines, items or how their prices read: totals are computed again."""
+        return (
+            self.lines is not None or self.items is not None or self.prices_include_tax is not KEEP
+        )
 
     def given(self) -> list[str]:
         """The fields this edit sets, in the API's order."""
@@ -88,6 +92,7 @@ class OrderEdit:
             "lines": self.lines is not None,
             "items": self.items is not None,
             "ship_to": self.ship_to is not KEEP or self.ship_to_address_id is not None,
+            "prices_include_tax": self.prices_include_tax is not KEEP,
         }
         return [name for name, given in values.items() if given]
 
@@ -99,7 +104,8 @@ class OrderEdit:
 _ORDER = statements.Sql(
     """
     SELECT o.id, o.number, o.stage, o.revision, o.stock_consumed, o.due_by, o.notes,
-        o.external_ref, c.tax_exempt, o.currency, c.id, c.name, c.slug, o.ship_to
+        o.external_ref, c.tax_exempt, o.currency, c.id, c.name, c.slug, o.ship_to,
+        o.prices_include_tax
     FROM orders o JOIN customers c ON c.id = o.customer
     WHERE o.workspace = $1 AND o.id = $2
     FOR NO KEY UPDATE OF o
@@ -127,7 +133,8 @@ _DELETE_ITEMS = statements.Sql('DELETE FROM order_items WHERE "order" = $1')
 _UPDATE = statements.Sql(
     """
     UPDATE orders SET due_by = $2, notes = $3, external_ref = $4, subtotal_cents = $5,
-        tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8, ship_to = $9
+        tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8, ship_to = $9,
+        prices_include_tax = $10
     WHERE id = $1
     """
 )
@@ -156,6 +163,7 @@ class _Order:
     currency: str
     customer: dict[str, Any]
     ship_to: Any  # as stored
+    prices_include_tax: bool
 
 
 def _refusal(order: _Order, edit: OrderEdit) -> str | None:
@@ -206,6 +214,7 @@ async def edit_order(
                 currency=row[9],
                 customer={"id": row[10], "name": row[11], "slug": row[12]},
                 ship_to=row[13],
+                prices_include_tax=bool(row[14]),
             )
             if expected_revision is not None and expected_revision != order.revision:
                 raise StaleError(
@@ -253,16 +262,23 @@ async def edit_order(
                         fallback=None,
                     )
                 )
+            inclusive = (
+                order.prices_include_tax
+                if isinstance(edit.prices_include_tax, Keep)
+                else edit.prices_include_tax
+            )
             if edit.changes_content:
                 totals = await _replace_content(
-                    conn, workspace_id, order, edit, tax_rate, now=now, actor=actor
+                    conn, workspace_id, order, edit, tax_rate, inclusive, now=now, actor=actor
                 )
             else:
                 totals_row = await conn.row(_TOTALS, order_id)
                 if totals_row is None:
                     raise NotFoundError("Order not found")
                 totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
-            await conn.rows(_UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping)
+            await conn.rows(
+                _UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping, inclusive
+            )
             changed = edit.given()
             await conn.rows(
                 _RECORD, workspace_id, order_id, order.revision + 1,
@@ -297,6 +313,7 @@ async def _replace_content(
     order: _Order,
     edit: OrderEdit,
     tax_rate: Decimal,
+    inclusive: bool,
     *,
     now: dt.datetime,
     actor: Actor,
@@ -330,9 +347,9 @@ async def _replace_content(
     if unknown:
         raise InvalidFields(unknown)
     content = await order_content.resolve(
-        conn, workspace_id, lines=lines, items=items, plain_skus=plain_skus
+        conn, workspace_id, order.customer["id"], lines=lines, items=items, plain_skus=plain_skus
     )
-    totals = compute_totals(content.lines, tax_rate, order.tax_exempt)
+    totals = compute_totals(content.lines, tax_rate, order.tax_exempt, inclusive=inclusive)
     before = await stock.order_quantities(order.id)
     after = content.quantities()
     more = Counter({sku: q - before[sku] for sku, q in after.items() if q > before[sku]})

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from models import statements
+from models import garments, statements
 from models.filters import MAX_ID, cannot_match
 from models.orders import items as rules
 from models.orders.item_reads import ItemView, items_of
@@ -66,7 +66,7 @@ GARMENTS = Select(
 )
 
 
-@functools.lru_cache(maxsize=rules.MAX_ITEMS)
+@functools.lru_cache(maxsize=garments.MAX_ITEMS)
 def _sizes(count: int) -> Select[_SkuRow]:
     """Every SKU of `count` styles picked (discontinued ones too: an order may still name their
     sizes, as models/orders/content.py matches them); matched to each garment's colour in
@@ -95,11 +95,11 @@ async def size_runs(
     """The size columns of each (style, colour) picked that the workspace stocks, keyed by
     `items.stock_key`, in size order (XS … 5XL first); a garment it does not stock is absent."""
     # PostgreSQL takes no NUL in text: such a style matches nothing, as a search's would not.
-    pairs = [(s, c) for s, c in picked if s and c and not cannot_match(s, rules.MAX_STYLE)]
+    pairs = [(s, c) for s, c in picked if s and c and not cannot_match(s, garments.MAX_STYLE)]
     wanted = {rules.stock_key(style, colour) for style, colour in pairs}
     if not wanted:
         return {}
-    styles = sorted({style.lower() for style, _ in pairs})[: rules.MAX_ITEMS]
+    styles = sorted({style.lower() for style, _ in pairs})[: garments.MAX_ITEMS]
     async with statements.connection() as reader:
         rows = await reader.all(_sizes(len(styles)), workspace_id, *styles)
     found: dict[tuple[str, str], list[_SkuRow]] = {}

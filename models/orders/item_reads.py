@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from models.orders.items import NewImprint, NewItem
+from models.garments import NewImprint, NewItem
 from models.statements import Reader, Select
 
 
@@ -19,8 +19,9 @@ class ImprintView(msgspec.Struct, frozen=True):
     width_mm: int | None
     height_mm: int | None
     notes: str
-    unit_price_cents: int
-    setup_cents: int
+    unit_price_cents: int | None  # None: from the price list (models/pricing)
+    setup_cents: int | None
+    design: str | None = None
 
 
 class SizeStock(msgspec.Struct, frozen=True):
@@ -37,7 +38,7 @@ class ItemView(msgspec.Struct, frozen=True):
     colour: str
     description: str
     sizes: dict[str, int]  # in the order shown (stocked: the SKUs' size order)
-    unit_price_cents: int
+    unit_price_cents: int | None  # None: from the price list (models/pricing)
     size_upcharges_cents: dict[str, int]
     imprints: list[ImprintView]
     quantity: int
@@ -52,6 +53,7 @@ class _ItemRow(msgspec.Struct, array_like=True, frozen=True):
     description: str
     sizes: str | dict[str, int]  # JSON text (drivers hand `json` columns back as text)
     unit_price_cents: int
+    unit_price_typed: bool
     size_upcharges_cents: str | dict[str, int]
 
 
@@ -68,6 +70,9 @@ class _ImprintRow(msgspec.Struct, array_like=True, frozen=True):
     notes: str
     unit_price_cents: int
     setup_cents: int
+    unit_price_typed: bool
+    setup_typed: bool
+    design: str | None
 
 
 class _StockRow(msgspec.Struct, array_like=True, frozen=True):
@@ -81,7 +86,7 @@ class _StockRow(msgspec.Struct, array_like=True, frozen=True):
 ITEMS = Select(
     _ItemRow,
     """
-    SELECT id, position, style, colour, description, sizes, unit_price_cents,
+    SELECT id, position, style, colour, description, sizes, unit_price_cents, unit_price_typed,
         size_upcharges_cents
     FROM order_items WHERE workspace = $1 AND "order" = $2 ORDER BY position
     """,
@@ -90,7 +95,7 @@ IMPRINTS = Select(
     _ImprintRow,
     """
     SELECT id, item, location, method, colours, colour_names, stitches, width_mm, height_mm,
-        notes, unit_price_cents, setup_cents
+        notes, unit_price_cents, setup_cents, unit_price_typed, setup_typed, design
     FROM order_imprints WHERE workspace = $1 AND "order" = $2 ORDER BY item, position
     """,
 )
@@ -157,8 +162,9 @@ async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[Ite
                 width_mm=imprint.width_mm,
                 height_mm=imprint.height_mm,
                 notes=imprint.notes,
-                unit_price_cents=imprint.unit_price_cents,
-                setup_cents=imprint.setup_cents,
+                unit_price_cents=imprint.unit_price_cents if imprint.unit_price_typed else None,
+                setup_cents=imprint.setup_cents if imprint.setup_typed else None,
+                design=imprint.design,
             )
         )
     stock = await levels_of(reader, workspace_id, order_id)
@@ -174,7 +180,7 @@ async def items_of(reader: Reader, workspace_id: int, order_id: int) -> list[Ite
                 colour=row.colour,
                 description=row.description,
                 sizes=sizes,
-                unit_price_cents=row.unit_price_cents,
+                unit_price_cents=row.unit_price_cents if row.unit_price_typed else None,
                 size_upcharges_cents=_sizes(row.size_upcharges_cents),
                 imprints=imprints[row.id],
                 quantity=sum(sizes.values()),
@@ -205,6 +211,7 @@ def as_new_item(view: ItemView) -> NewItem:
                 notes=i.notes,
                 unit_price_cents=i.unit_price_cents,
                 setup_cents=i.setup_cents,
+                design=i.design,
             )
             for i in view.imprints
         ),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Final
 from zoneinfo import ZoneInfo
 
 from models.errors import InvalidFields
+from models.money import round_half_up
+from models.pricing.breakdown import PriceBreakdown, PriceSource
 
 # Money columns are signed 64-bit integers (minor units).
 MAX_CENTS = 2**63 - 1
@@ -25,6 +27,8 @@ class NewLine:
     unit_price_cents: int
     sku: str | None = None
     item: int | None = None  # made from the order's item at this position (models/orders/items.py)
+    price_source: PriceSource = PriceSource.TYPED
+    breakdown: PriceBreakdown | None = None  # None: a plain line, priced as given
 
 
 @dataclass(frozen=True)
@@ -35,26 +39,31 @@ class Totals:
     total_cents: int
 
 
-def round_half_up(value: Decimal) -> int:
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def compute_totals(lines: Sequence[NewLine], tax_rate: Decimal, tax_exempt: bool) -> Totals:
-    """Prices are tax-exclusive; tax = round_half_up(subtotal * rate / 100), 0 when exempt.
+def compute_totals(
+    lines: Sequence[NewLine], tax_rate: Decimal, tax_exempt: bool, *, inclusive: bool = False
+) -> Totals:
+    """Tax-exclusive prices: tax = round_half_up(subtotal * rate / 100), total = subtotal +
+    tax. Tax-inclusive (gross) prices: the total is the sum of the line totals exactly, tax =
+    round_half_up(total * rate / (100 + rate)), subtotal = total - tax. No tax when exempt.
 
     Raises InvalidFields when any amount would not fit the 64-bit money columns.
     """
     line_totals = tuple(line.quantity * line.unit_price_cents for line in lines)
-    subtotal = sum(line_totals)
+    amount = sum(line_totals)
     too_large = InvalidFields(
         {"lines": ["The order total is larger than the largest amount that can be stored."]}
     )
-    if subtotal > MAX_CENTS or any(total > MAX_CENTS for total in line_totals):
+    if amount > MAX_CENTS or any(total > MAX_CENTS for total in line_totals):
         raise too_large
-    tax = 0 if tax_exempt else round_half_up(Decimal(subtotal) * tax_rate / 100)
-    if subtotal + tax > MAX_CENTS:
+    if tax_exempt:
+        return Totals(line_totals, amount, 0, amount)
+    if inclusive:
+        tax = round_half_up(Decimal(amount) * tax_rate / (100 + tax_rate))
+        return Totals(line_totals, amount - tax, tax, amount)
+    tax = round_half_up(Decimal(amount) * tax_rate / 100)
+    if amount + tax > MAX_CENTS:
         raise too_large
-    return Totals(line_totals, subtotal, tax, subtotal + tax)
+    return Totals(line_totals, amount, tax, amount + tax)
 
 
 def local_midnight(day: dt.date, timezone: str) -> dt.datetime:

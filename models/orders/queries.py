@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -16,6 +16,7 @@ from models import statements
 from models.errors import NotFoundError
 from models.filters import MAX_ID, cannot_match
 from models.orders.item_reads import ItemView, items_of
+from models.pricing.breakdown import PriceBreakdown, PriceSource
 from models.statements import Select, Sql, Stamp
 
 MAX_SLUG = 100  # customers.slug
@@ -62,6 +63,7 @@ class OrderDetailRow(OrderRow, array_like=True, frozen=True):
     ship_to: str | dict[str, str] | None = None  # JSON (models/orders/ship_to.py)
     artwork_approval_source: ApprovalSource | None = None
     artwork_approval_note: str | None = None
+    prices_include_tax: bool = False
 
     @property
     def artwork(self) -> ArtworkRow | None:
@@ -97,6 +99,8 @@ class LineRow(msgspec.Struct, array_like=True, frozen=True):
     line_total_cents: int
     sku: str | None  # the SKU's code
     item_id: int | None = None  # the item it was made from (models/orders/items.py)
+    price_source: PriceSource = PriceSource.TYPED
+    price_breakdown: str | dict[str, Any] | PriceBreakdown | None = None  # JSON as stored
 
 
 class HistoryRow(msgspec.Struct, array_like=True, frozen=True):
@@ -139,7 +143,7 @@ LINES = Select(
     LineRow,
     """
     SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code,
-        l.item
+        l.item, l.price_source, l.price_breakdown
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = ANY($1)
     ORDER BY l."order", l.position
@@ -149,7 +153,7 @@ ORDER_LINES = Select(
     LineRow,
     """
     SELECT l."order", l.description, l.quantity, l.unit_price_cents, l.line_total_cents, s.code,
-        l.item
+        l.item, l.price_source, l.price_breakdown
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = $1
     ORDER BY l.position
@@ -159,7 +163,7 @@ DETAIL = Select(
     OrderDetailRow,
     f"""
     SELECT {ORDER_COLUMNS}, a.status, a.version, UTC_TEXT(a.approved_at), a.approved_by,
-        o.revision, o.ship_to, a.approval_source, a.approval_note
+        o.revision, o.ship_to, a.approval_source, a.approval_note, o.prices_include_tax
     FROM {ORDER_FROM} LEFT JOIN artwork a ON a."order" = o.id
     WHERE o.workspace = $1 AND o.id = $2
     LIMIT 1

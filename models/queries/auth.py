@@ -29,6 +29,7 @@ class PrincipalRow(msgspec.Struct, array_like=True, frozen=True):
     workspace_name: str
     tax_rate: Decimal | float  # NUMERIC on PostgreSQL, REAL-like on SQLite
     require_artwork_approval: bool | int  # SQLite gives 0/1
+    role: str  # the token's user's: owner | staff
 
 
 PRINCIPAL = Select(
@@ -36,7 +37,7 @@ PRINCIPAL = Select(
     """
     SELECT t.id, t.expires_at, t.revoked_at, u.id, u.name, u.email, u.is_active,
            w.id, w.plan, w.trial_ends_at, w.timezone, w.currency, w.name, w.tax_rate,
-           w.require_artwork_approval
+           w.require_artwork_approval, u.role
     FROM api_tokens t
     LEFT JOIN users u ON u.id = t."user"
     LEFT JOIN workspaces w ON w.id = t.workspace

@@ -14,9 +14,10 @@ from models.customers.addresses import NewAddress
 from models.customers.contacts import NewContact
 from models.customers.queries import AddressRow, CustomerListRow, CustomerRows, PaymentTerms
 from models.customers.records import CustomerChanges
-from models.schemas.common import DecimalString, Input, Schema, UpdatedAt
-from models.schemas.rules import EMAIL_ADDRESS, NOT_BLANK, ONE_LINE
+from models.field_rules import EMAIL_ADDRESS, NOT_BLANK, ONE_LINE
+from models.schemas.common import DecimalString, UpdatedAt
 from models.statements import iso
+from models.structs import Input, Schema
 
 Slug = Annotated[str, msgspec.Meta(description="Used by the `customer` filter of GET /orders")]
 

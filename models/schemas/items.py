@@ -7,11 +7,12 @@ from typing import Annotated
 
 import msgspec
 
+from models import garments
+from models.field_rules import MULTI_LINE, NOT_BLANK, ONE_LINE
+from models.garments import Location, Method, NewImprint, NewItem
 from models.orders import items as rules
 from models.orders.item_reads import ItemView
-from models.orders.items import Location, Method, NewImprint, NewItem
-from models.schemas.common import Input, Schema
-from models.schemas.rules import MULTI_LINE, NOT_BLANK, ONE_LINE
+from models.structs import Input, Schema
 
 MAX_CENTS_GIVEN = 100_000_000
 
@@ -19,9 +20,10 @@ Cents = Annotated[
     int, msgspec.Meta(ge=0, le=MAX_CENTS_GIVEN, description="Minor units, tax-exclusive")
 ]
 SizeLabel = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=rules.MAX_SIZE_LABEL, pattern=NOT_BLANK)
+    str, msgspec.Meta(min_length=1, max_length=garments.MAX_SIZE_LABEL, pattern=NOT_BLANK)
 ]
-Millimetres = Annotated[int, msgspec.Meta(ge=1, le=rules.MAX_IMPRINT_MM)]
+TYPED_OR_NULL = "As typed; null: from the price list"
+Millimetres = Annotated[int, msgspec.Meta(ge=1, le=garments.MAX_IMPRINT_MM)]
 
 
 # --- request bodies ------------------------------------------------------------------------
@@ -34,41 +36,67 @@ class ImprintCreate(Input):
         Annotated[
             int,
             msgspec.Meta(
-                ge=1, le=rules.MAX_COLOURS, description="Ink colours; required for `screen`"
+                ge=1, le=garments.MAX_COLOURS, description="Ink colours; required for `screen`"
             ),
         ]
         | None
     ) = None
     colour_names: Annotated[
-        list[Annotated[str, msgspec.Meta(max_length=rules.MAX_COLOUR_NAME, pattern=ONE_LINE)]],
-        msgspec.Meta(max_length=rules.MAX_COLOURS, description='e.g. ["White", "PMS 186 C"]'),
+        list[Annotated[str, msgspec.Meta(max_length=garments.MAX_COLOUR_NAME, pattern=ONE_LINE)]],
+        msgspec.Meta(max_length=garments.MAX_COLOURS, description='e.g. ["White", "PMS 186 C"]'),
     ] = msgspec.field(default_factory=list)
     stitches: (
         Annotated[
             int,
             msgspec.Meta(
-                ge=1, le=rules.MAX_STITCHES, description="Stitch count; required for `embroidery`"
+                ge=1,
+                le=garments.MAX_STITCHES,
+                description="Stitch count; required for `embroidery`",
             ),
         ]
         | None
     ) = None
     width_mm: Millimetres | None = None
     height_mm: Millimetres | None = None
-    notes: Annotated[str, msgspec.Meta(max_length=rules.MAX_IMPRINT_NOTES, pattern=MULTI_LINE)] = ""
-    unit_price_cents: Annotated[
-        int,
-        msgspec.Meta(
-            ge=0, le=MAX_CENTS_GIVEN, description="Per garment, added to each size line's price"
-        ),
-    ] = 0
-    setup_cents: Annotated[
-        int,
-        msgspec.Meta(
-            ge=0,
-            le=MAX_CENTS_GIVEN,
-            description='Once per order: a line "Setup: {location} {method}" when above 0',
-        ),
-    ] = 0
+    notes: Annotated[
+        str, msgspec.Meta(max_length=garments.MAX_IMPRINT_NOTES, pattern=MULTI_LINE)
+    ] = ""
+    unit_price_cents: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=0,
+                le=MAX_CENTS_GIVEN,
+                description="Per garment, added to each size line's price; without it (or "
+                "null) the price list's matrix cell",
+            ),
+        ]
+        | None
+    ) = None
+    setup_cents: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=0,
+                le=MAX_CENTS_GIVEN,
+                description='Once per order: a line "Setup: {location} {method}" when above '
+                "0; without it (or null) the price list's setup rule",
+            ),
+        ]
+        | None
+    ) = None
+    design: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=garments.MAX_DESIGN,
+                pattern=NOT_BLANK,
+                description='e.g. "crest-2026": imprints of one design, method and location '
+                "across the order's items share their price break and one setup",
+            ),
+        ]
+        | None
+    ) = None
 
     def new_imprint(self) -> NewImprint:
         return NewImprint(
@@ -82,6 +110,7 @@ class ImprintCreate(Input):
             notes=self.notes,
             unit_price_cents=self.unit_price_cents,
             setup_cents=self.setup_cents,
+            design=self.design,
         )
 
 
@@ -89,27 +118,38 @@ class ItemCreate(Input):
     style: Annotated[
         str,
         msgspec.Meta(
-            max_length=rules.MAX_STYLE,
+            max_length=garments.MAX_STYLE,
             pattern=NOT_BLANK,
             description="With `colour`, matched to the workspace's SKUs (case-insensitive)",
         ),
     ]
-    colour: Annotated[str, msgspec.Meta(max_length=rules.MAX_COLOUR, pattern=NOT_BLANK)]
+    colour: Annotated[str, msgspec.Meta(max_length=garments.MAX_COLOUR, pattern=NOT_BLANK)]
     sizes: Annotated[
-        dict[SizeLabel, Annotated[int, msgspec.Meta(ge=0, le=rules.MAX_SIZE_QUANTITY)]],
+        dict[SizeLabel, Annotated[int, msgspec.Meta(ge=0, le=garments.MAX_SIZE_QUANTITY)]],
         msgspec.Meta(
             min_length=1,
-            max_length=rules.MAX_SIZES,
+            max_length=garments.MAX_SIZES,
             description="Size → quantity; at least one above 0. A stocked garment's sizes "
             "must be among its SKUs' sizes",
         ),
     ]
-    unit_price_cents: Cents
+    unit_price_cents: (
+        Annotated[
+            int,
+            msgspec.Meta(
+                ge=0,
+                le=MAX_CENTS_GIVEN,
+                description="Per garment; without it (or null) the SKUs' cost marked up by "
+                "the price list",
+            ),
+        ]
+        | None
+    ) = None
     description: (
         Annotated[
             str,
             msgspec.Meta(
-                max_length=rules.MAX_ITEM_DESCRIPTION,
+                max_length=garments.MAX_ITEM_DESCRIPTION,
                 pattern=NOT_BLANK,
                 description='Default "{brand} {style} {colour}" from the SKUs, else "{style} '
                 '{colour}"',
@@ -119,9 +159,9 @@ class ItemCreate(Input):
     ) = None
     size_upcharges_cents: Annotated[
         dict[SizeLabel, Cents],
-        msgspec.Meta(max_length=rules.MAX_SIZES, description='Size → extra, e.g. {"2XL": 200}'),
+        msgspec.Meta(max_length=garments.MAX_SIZES, description='Size → extra, e.g. {"2XL": 200}'),
     ] = msgspec.field(default_factory=dict)
-    imprints: Annotated[list[ImprintCreate], msgspec.Meta(max_length=rules.MAX_IMPRINTS)] = (
+    imprints: Annotated[list[ImprintCreate], msgspec.Meta(max_length=garments.MAX_IMPRINTS)] = (
         msgspec.field(default_factory=list)
     )
 
@@ -144,7 +184,7 @@ class ItemCreate(Input):
 ItemList = Annotated[
     list[ItemCreate],
     msgspec.Meta(
-        max_length=rules.MAX_ITEMS,
+        max_length=garments.MAX_ITEMS,
         description="Extension: garments in sizes with imprints, each expanded "
         "into lines (before the plain `lines`)",
     ),
@@ -164,8 +204,13 @@ class Imprint(Schema):
     width_mm: int | None
     height_mm: int | None
     notes: str
-    unit_price_cents: int
-    setup_cents: int
+    unit_price_cents: Annotated[
+        int | None, msgspec.Meta(description="As typed; null: from the price list")
+    ]
+    setup_cents: Annotated[
+        int | None, msgspec.Meta(description="As typed; null: from the price list")
+    ]
+    design: str | None = None
 
 
 class SizeStock(Schema):
@@ -181,7 +226,12 @@ class Item(Schema):
     colour: str
     description: str
     sizes: dict[str, int]
-    unit_price_cents: int
+    unit_price_cents: Annotated[
+        int | None,
+        msgspec.Meta(
+            description="As typed; null: from the price list (each line's price_breakdown)"
+        ),
+    ]
     size_upcharges_cents: dict[str, int]
     imprints: list[Imprint]
     quantity: Annotated[int, msgspec.Meta(description="Garments: the sum of `sizes`")]

@@ -12,9 +12,17 @@ import msgspec
 
 from models.customers.addresses import NewAddress
 from models.errors import InvalidFields
+from models.field_rules import (
+    MULTI_LINE,
+    NOT_BLANK,
+    ONE_LINE,
+    DateBetween,
+    Refused,
+    RequiredUnless,
+)
+from models.garments import NewItem
 from models.orders import ship_to as ship_to_rules
 from models.orders.editing import KEEP, OrderEdit
-from models.orders.items import NewItem
 from models.orders.lines import NewLine
 from models.orders.queries import (
     ApprovalSource,
@@ -27,17 +35,12 @@ from models.orders.queries import (
     ProofRow,
     Stage,
 )
-from models.schemas.common import Input, LocalTimestamp, Schema, Timestamp, UpdatedAt
+from models.pricing import breakdown as price_parts
+from models.pricing.breakdown import PriceBreakdown, PriceSource
+from models.schemas.common import LocalTimestamp, Timestamp, UpdatedAt
 from models.schemas.items import Item, ItemList, item_bodies
-from models.schemas.rules import (
-    MULTI_LINE,
-    NOT_BLANK,
-    ONE_LINE,
-    DateBetween,
-    Refused,
-    RequiredUnless,
-)
 from models.statements import iso, iso_or_none, when
+from models.structs import Input, Schema
 
 
 class Totals(Schema):
@@ -61,6 +64,20 @@ class OrderLine(Schema, omit_defaults=True):
     unit_price_cents: int
     line_total_cents: int
     sku: Annotated[str | None, msgspec.Meta(description="Extension: the line's SKU code, or null")]
+    price_source: Annotated[
+        PriceSource,
+        msgspec.Meta(
+            description="Extension: `typed` (as given; plain lines always) or `price_list` "
+            "(some part computed from the workspace's price list)"
+        ),
+    ]
+    price_breakdown: Annotated[
+        PriceBreakdown | None,
+        msgspec.Meta(
+            description="Extension: what a line made from an item is priced from; null on "
+            "plain lines"
+        ),
+    ]
     item_id: Annotated[
         int | None,
         msgspec.Meta(description="Extension: the item this line was made from (absent otherwise)"),
@@ -279,6 +296,13 @@ class OrderDetail(Order):
         ShipTo | None,
         msgspec.Meta(description="Extension: the address it ships to, or null"),
     ] = None
+    prices_include_tax: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Extension: line prices are gross; `total_cents` is the sum of the "
+            "line totals and tax is the part of it the rate gives"
+        ),
+    ] = False
 
 
 # Due dates repeat (many orders share a date), and converting one to the workspace's zone is
@@ -311,6 +335,10 @@ def lines_by_order(rows: Iterable[LineRow]) -> dict[int, list[OrderLine]]:
             unit_price_cents=row.unit_price_cents,
             line_total_cents=row.line_total_cents,
             sku=row.sku,
+            price_source=row.price_source,
+            price_breakdown=row.price_breakdown
+            if isinstance(row.price_breakdown, PriceBreakdown) or row.price_breakdown is None
+            else price_parts.decode(row.price_breakdown),
             item_id=row.item_id,
         )
         if row.order_id in grouped:
@@ -378,6 +406,29 @@ def order_detail_body(rows: OrderRows, timezone: str) -> OrderDetail:
         items=item_bodies(rows.items),
         revision=order.revision,
         ship_to=ship_to_body(order.ship_to),
+        prices_include_tax=bool(order.prices_include_tax),
+    )
+
+
+class PricePreview(Schema):
+    """What `POST /orders` would make of the same body: its lines and totals."""
+
+    lines: list[OrderLine]
+    totals: Totals
+    prices_include_tax: bool
+
+
+def price_preview_body(rows: OrderRows) -> PricePreview:
+    order = rows.order
+    return PricePreview(
+        lines=lines_by_order(rows.lines).get(order.id, []),
+        totals=Totals(
+            subtotal_cents=order.subtotal_cents,
+            tax_cents=order.tax_cents,
+            total_cents=order.total_cents,
+            currency=order.currency,
+        ),
+        prices_include_tax=bool(order.prices_include_tax),
     )
 
 
@@ -493,6 +544,15 @@ ExternalRef = Annotated[
 LineList = Annotated[list[OrderLineCreate], msgspec.Meta(max_length=MAX_LINES)]
 
 
+PricesIncludeTax = Annotated[
+    bool,
+    msgspec.Meta(
+        description="Extension: line prices are gross (tax included); default: the "
+        "workspace's setting"
+    ),
+]
+
+
 class OrderCreate(Input):
     customer_id: Annotated[
         int,
@@ -528,6 +588,7 @@ class OrderCreate(Input):
         | None
     ) = None
     ship_to_address_id: ShipToAddressId | None = None
+    prices_include_tax: PricesIncludeTax | None = None
 
     def __post_init__(self) -> None:
         """The spec's `lines` rule holds for an order without items."""
@@ -580,6 +641,7 @@ class OrderUpdate(Input):
         | None
     ) = msgspec.UNSET
     ship_to_address_id: ShipToAddressId | msgspec.UnsetType = msgspec.UNSET
+    prices_include_tax: PricesIncludeTax | msgspec.UnsetType = msgspec.UNSET
 
     def __post_init__(self) -> None:
         _one_ship_to(self.ship_to, self.ship_to_address_id)
@@ -598,6 +660,9 @@ class OrderUpdate(Input):
             ship_to_address_id=None
             if self.ship_to_address_id is msgspec.UNSET
             else self.ship_to_address_id,
+            prices_include_tax=KEEP
+            if self.prices_include_tax is msgspec.UNSET
+            else self.prices_include_tax,
         )
 
 

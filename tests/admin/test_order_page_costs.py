@@ -5,8 +5,8 @@ page and work order of a one-garment order send as many statements as those of a
 from __future__ import annotations
 
 from models.actors import Actor
+from models.garments import NewImprint, NewItem
 from models.orders import creating
-from models.orders.items import NewImprint, NewItem
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import statement_count

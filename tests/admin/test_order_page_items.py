@@ -10,8 +10,8 @@ import re
 from html.parser import HTMLParser
 
 from models.actors import Actor
+from models.garments import NewImprint, NewItem
 from models.orders import creating, editing
-from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
 from models.tables import Order
 from tests import factories

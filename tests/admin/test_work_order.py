@@ -17,8 +17,8 @@ from PIL import Image, ImageDraw
 
 from models.actors import Actor
 from models.customers.addresses import NewAddress
+from models.garments import NewImprint, NewItem
 from models.orders import creating, editing
-from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
 from models.orders.queries import OrderDetailRow
 from tests import factories

@@ -114,6 +114,7 @@ async def test_a_stocked_item_becomes_size_lines_in_sku_order_then_setup_lines(c
                 "notes": "Centre 8 cm below collar",
                 "unit_price_cents": 150,
                 "setup_cents": 2500,
+                "design": None,
             },
             {
                 "location": "left_sleeve",
@@ -126,6 +127,7 @@ async def test_a_stocked_item_becomes_size_lines_in_sku_order_then_setup_lines(c
                 "notes": "",
                 "unit_price_cents": 100,
                 "setup_cents": 0,
+                "design": None,
             },
             {
                 "location": "back",
@@ -138,6 +140,7 @@ async def test_a_stocked_item_becomes_size_lines_in_sku_order_then_setup_lines(c
                 "notes": "",
                 "unit_price_cents": 50,
                 "setup_cents": 1000,
+                "design": None,
             },
         ],
         "quantity": 10,
@@ -556,7 +559,7 @@ CASES: list[tuple[str, Any, str, list[str]]] = [
      [STRING.format("items.0.description")]),
     # unit price and upcharges
     ("items.0.unit_price_cents", _REMOVE, "items.0.unit_price_cents",
-     [REQUIRED.format("items.0.unit_price_cents")]),
+     ["The items.0.unit_price_cents field is required: the workspace has no price list yet."]),
     ("items.0.unit_price_cents", "500", "items.0.unit_price_cents",
      [INTEGER.format("items.0.unit_price_cents")]),
     ("items.0.unit_price_cents", 5.5, "items.0.unit_price_cents",
@@ -575,8 +578,6 @@ CASES: list[tuple[str, Any, str, list[str]]] = [
      [INTEGER.format("items.0.size_upcharges_cents.L")]),
     ("items.0.size_upcharges_cents", [200], "items.0.size_upcharges_cents",
      ["The items.0.size_upcharges_cents field must be an object."]),
-    ("items.0.size_upcharges_cents.4XL", 200, "items.0.size_upcharges_cents.4XL",
-     ["The items.0.size_upcharges_cents.4XL field names a size the item does not order."]),
     # sizes
     ("items.0.sizes", _REMOVE, "items.0.sizes", [REQUIRED.format("items.0.sizes")]),
     ("items.0.sizes", ["M", "L"], "items.0.sizes", ["The items.0.sizes field must be an object."]),

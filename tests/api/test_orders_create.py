@@ -59,6 +59,8 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
             "unit_price_cents": 1250,
             "line_total_cents": 12500,
             "sku": None,
+            "price_source": "typed",
+            "price_breakdown": None,
         },
         {
             "description": "Back print",
@@ -66,6 +68,8 @@ async def test_create_answers_201_with_location_and_the_detail_body(client):
             "unit_price_cents": 999,
             "line_total_cents": 4995,
             "sku": None,
+            "price_source": "typed",
+            "price_breakdown": None,
         },
     ]
     assert body["totals"] == {

@@ -70,6 +70,8 @@ def _expected_row(o, c):
                 "unit_price_cents": 1250,
                 "line_total_cents": 12500,
                 "sku": "TEE-BLK-M",
+                "price_source": "typed",
+                "price_breakdown": None,
             },
             {
                 "description": "Setup fee",
@@ -77,6 +79,8 @@ def _expected_row(o, c):
                 "unit_price_cents": 2000,
                 "line_total_cents": 2000,
                 "sku": None,
+                "price_source": "typed",
+                "price_breakdown": None,
             },
         ],
         "created_at": "2026-03-01T09:30:00+00:00",

@@ -18,8 +18,8 @@ from playwright.sync_api import Page, expect
 
 from models import artwork, proofs
 from models.actors import Actor
+from models.garments import NewImprint, NewItem
 from models.orders import creating
-from models.orders.items import NewImprint, NewItem
 from models.orders.lines import NewLine
 from tests import factories
 from tests.admin.support import member

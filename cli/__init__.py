@@ -14,7 +14,19 @@ from collections.abc import Sequence
 
 import click
 
-from cli import customers, demo, orders, outbox, setup, skus, tokens, users, webhooks, workspaces
+from cli import (
+    customers,
+    demo,
+    orders,
+    outbox,
+    pricing,
+    setup,
+    skus,
+    tokens,
+    users,
+    webhooks,
+    workspaces,
+)
 from cli.output import CommandError, Pending, emit, fail, fail_domain
 from models import db
 from models.errors import DomainError
@@ -46,6 +58,7 @@ for group in (
     customers.customer,
     customers.contact,
     skus.sku,
+    pricing.pricing,
     orders.order,
     orders.artwork,
     orders.invoice,

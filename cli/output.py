@@ -29,11 +29,14 @@ class CommandError(Exception):
 
 
 class Result:
-    """What a command prints: `human` for people, `data` (dict or Struct) for `--json`."""
+    """What a command prints: `human` for people, `data` (dict or Struct) for `--json`; or,
+    `verbatim`, `human` alone either way (a document written to standard output, which is
+    already what it is: `pricing export -`)."""
 
-    def __init__(self, human: str, data: Any) -> None:
+    def __init__(self, human: str, data: Any, *, verbatim: bool = False) -> None:
         self.human = human
         self.data = data
+        self.verbatim = verbatim
 
 
 class Pending:
@@ -80,7 +83,7 @@ def to_json(data: Any) -> str:
 
 
 def emit(as_json: bool, result: Result) -> int:
-    print(to_json(result.data) if as_json else result.human)
+    print(to_json(result.data) if as_json and not result.verbatim else result.human)
     return 0
 
 

@@ -44,45 +44,45 @@ TOKEN_NAME = "demo"  # noqa: S105 - a label, not a secret
 TOKEN_DAYS = 30
 SEED = 20261122
 
-# style code, style, brand, garment price (pence, undecorated), colours, sizes
+# style code, style, brand, cost (pence: what the shop pays; the price list marks it up),
+# colours, sizes
 STYLES: tuple[tuple[str, str, str, int, tuple[tuple[str, str, str], ...], tuple[str, ...]], ...] = (
-    ("TEE", "Classic Tee", "Gildan", 350,
+    ("TEE", "Classic Tee", "Gildan", 185,
      (("BLK", "Black", "#000000"), ("WHT", "White", "#FFFFFF"), ("NVY", "Navy", "#1F2A44"),
       ("HGY", "Heather Grey", "#9EA3A8")), ("S", "M", "L", "XL", "2XL")),
-    ("ORG", "Organic Creator Tee", "Stanley/Stella", 750,
+    ("ORG", "Organic Creator Tee", "Stanley/Stella", 395,
      (("NAT", "Natural Raw", "#EFE6D2"), ("BLK", "Black", "#000000")), ("S", "M", "L", "XL")),
-    ("HOOD", "College Hoodie", "AWDis Just Hoods", 1595,
+    ("HOOD", "College Hoodie", "AWDis Just Hoods", 890,
      (("BLK", "Jet Black", "#111111"), ("NVY", "Oxford Navy", "#1C2841"),
       ("BUR", "Burgundy", "#6D2E46")), ("S", "M", "L", "XL", "2XL")),
-    ("TOTE", "Cotton Tote", "Westford Mill", 275,
+    ("TOTE", "Cotton Tote", "Westford Mill", 140,
      (("NAT", "Natural", "#F3ECDC"), ("BLK", "Black", "#000000"), ("NVY", "Navy", "#1F2A44")),
      ("OS",)),
-    ("BEAN", "Cuffed Beanie", "Beechfield", 425, (("BLK", "Black", "#000000"),), ("OS",)),
+    ("BEAN", "Cuffed Beanie", "Beechfield", 230, (("BLK", "Black", "#000000"),), ("OS",)),
 )  # fmt: skip
-# Garments the shop buys in for each job (no SKUs, so not stocked): style → garment price.
+# Garments the shop buys in for each job (no SKUs, so not stocked): style → the garment's
+# price, typed (the price list marks up only the costs of stocked SKUs).
 BOUGHT_IN = {"5 Panel Cap": 650, "Trucker Cap": 575}
-UPCHARGES = {"2XL": 200}  # pence on top of the garment price, where that size is ordered
 
-# What is printed or stitched, priced per garment, with its setup (screens, digitising) once.
+# What is printed or stitched: priced by the workspace's price list (matrices and setups),
+# except the DTG print, whose price the shop types.
 IMPRINTS: dict[str, NewImprint] = {
     "front_2": NewImprint("front", "screen", colours=2, colour_names=("White", "PMS 7406 C"),
-                          width_mm=280, height_mm=200, unit_price_cents=180, setup_cents=3000),
+                          width_mm=280, height_mm=200, design="club-crest"),
     "front_1": NewImprint("front", "screen", colours=1, colour_names=("Black",),
-                          width_mm=220, height_mm=220, unit_price_cents=120, setup_cents=1500),
+                          width_mm=220, height_mm=220),
     "back_1": NewImprint("back", "screen", colours=1, colour_names=("White",), width_mm=300,
-                         height_mm=90, unit_price_cents=120, setup_cents=1500,
-                         notes="Across the shoulders, 8 cm below the collar"),
+                         height_mm=90, notes="Across the shoulders, 8 cm below the collar"),
     "left_chest": NewImprint("left_chest", "embroidery", stitches=7800,
-                             colour_names=("Gold", "White"), width_mm=90, height_mm=60,
-                             unit_price_cents=320, setup_cents=2500),
+                             colour_names=("Gold", "White"), width_mm=90, height_mm=60),
     "cap_front": NewImprint("front", "embroidery", stitches=5200, colour_names=("White",),
-                            width_mm=100, height_mm=50, unit_price_cents=280, setup_cents=2500),
-    "dtg_front": NewImprint("front", "dtg", width_mm=250, height_mm=300, unit_price_cents=450),
+                            width_mm=100, height_mm=50),
+    "dtg_front": NewImprint("front", "dtg", width_mm=250, height_mm=300, unit_price_cents=450,
+                            setup_cents=0),
 }  # fmt: skip
-# The first garment's screens print the second too: no second setup.
-IMPRINTS["front_2_again"] = replace(
-    IMPRINTS["front_2"], setup_cents=0, notes="Same screens as the first garment"
-)
+# The same design on a second garment: the screens print both, so one setup and one price
+# break for the two (models/pricing).
+IMPRINTS["front_2_again"] = replace(IMPRINTS["front_2"], notes="Same screens as the first garment")
 
 
 @dataclass(frozen=True)
@@ -210,7 +210,7 @@ def _skus() -> list[dict[str, Any]]:
     """The fields of ~50 SKUs; stock levels come from the seed."""
     rng = random.Random(SEED)  # noqa: S311 - sample data must repeat, not be secret
     rows = []
-    for prefix, style, brand, _, colours, sizes in STYLES:
+    for prefix, style, brand, cost, colours, sizes in STYLES:
         for colour_code, colour, hex_code in colours:
             for size in sizes:
                 code = f"{prefix}-{colour_code}-{size}"
@@ -229,13 +229,14 @@ def _skus() -> list[dict[str, Any]]:
                     "size": size,
                     "on_hand": on_hand,
                     "reorder_point": reorder_point,
+                    "cost_cents": cost + (45 if size == "2XL" else 0),
                 }
                 rows.append(fields)
     return rows
 
 
-async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
-    """Creates the customers and contacts; returns (id, discount percent) in CUSTOMERS order."""
+async def _customers(workspace_id: int) -> list[int]:
+    """Creates the customers and contacts; returns their ids in CUSTOMERS order."""
     made = []
     for spec in CUSTOMERS:
         customer = await records.create_customer(
@@ -249,50 +250,36 @@ async def _customers(workspace_id: int) -> list[tuple[int, Decimal]]:
         )
         for name, email, phone in spec.contacts:
             await contacts.add_contact(customer_id=customer.id, name=name, email=email, phone=phone)
-        discount = Decimal(spec.price_list[1]) if spec.price_list else Decimal(0)
-        made.append((int(customer.id), discount))
+        made.append(int(customer.id))
     return made
 
 
-def _discounted(cents: int, discount: Decimal) -> int:
-    return int(cents * (100 - discount) / 100)
-
-
-def _item(garment: Garment, prices: dict[str, int], discount: Decimal) -> NewItem:
-    """A garment at the customer's discount (setups are not discounted)."""
-    ordered = {size for size, _ in garment.sizes}
+def _item(garment: Garment) -> NewItem:
+    """A garment as staff enter it: the price list prices what they leave empty (with the
+    customer's discount); a bought-in garment's price is typed."""
     return NewItem(
         style=garment.style,
         colour=garment.colour,
         sizes=garment.sizes,
-        unit_price_cents=_discounted(prices[garment.style], discount),
-        size_upcharges_cents=tuple((s, c) for s, c in UPCHARGES.items() if s in ordered),
-        imprints=tuple(
-            replace(
-                IMPRINTS[key],
-                unit_price_cents=_discounted(IMPRINTS[key].unit_price_cents or 0, discount),
-            )
-            for key in garment.imprints
-        ),
+        unit_price_cents=BOUGHT_IN.get(garment.style),
+        imprints=tuple(IMPRINTS[key] for key in garment.imprints),
     )
 
 
 async def _order(
     rng: random.Random,
     workspace_id: int,
-    customer: tuple[int, Decimal],
+    customer_id: int,
     job: Job,
-    prices: dict[str, int],
     carrier: str,
     final_stage: str,
     artwork_state: str,
 ) -> tuple[int, str | None]:
     """One job taken to `final_stage` the way the shop would; returns (order id, invoice)."""
-    customer_id, discount = customer
     created = await creating.create(
         workspace_id=workspace_id,
         customer_id=customer_id,
-        items=[_item(garment, prices, discount) for garment in job.garments],
+        items=[_item(garment) for garment in job.garments],
         lines=[
             NewLine(description=text, quantity=quantity, unit_price_cents=price, sku=sku)
             for text, quantity, price, sku in job.lines
@@ -344,7 +331,6 @@ async def _build(workspace_id: int) -> dict[str, int]:
         errors.check()
         rows.append(values)
     await catalogue.create_skus(workspace_id, rows)
-    prices = {style: price for _, style, _, price, _, _ in STYLES} | BOUGHT_IN
     customers = await _customers(workspace_id)
     paid = 0
     invoiced = []
@@ -357,7 +343,6 @@ async def _build(workspace_id: int) -> dict[str, int]:
             workspace_id,
             customers[job.customer],
             job,
-            prices,
             spec.carrier,
             final_stage,
             state,

@@ -49,6 +49,7 @@ def describe(info: accounts.WorkspaceInfo) -> str:
         f"{'plan default' if limit is None else limit}; artwork approval "
         f"{'on' if info.require_artwork_approval else 'off'}; strict sequence "
         f"{'on' if info.strict_sequence else 'off'}"
+        + ("; prices include tax" if info.prices_include_tax else "")
     )
 
 
@@ -128,6 +129,11 @@ async def create(
 )
 @click.option("--strict-sequence", type=ON_OFF, help="on: orders move one stage at a time.")
 @click.option(
+    "--prices-include-tax",
+    type=ON_OFF,
+    help="on: new orders' line prices include tax (an order may say otherwise).",
+)
+@click.option(
     "--end-trial", is_flag=True, help="End a running trial now: the workspace's own plan applies."
 )
 @click.option("--email", help="The shop's address: Reply-To of customer emails ('' removes it).")
@@ -144,6 +150,7 @@ async def update(
     timezone: str | None,
     require_artwork_approval: bool | None,
     strict_sequence: bool | None,
+    prices_include_tax: bool | None,
     end_trial: bool,
     email: str | None,
     mail_stages: str | None,
@@ -160,6 +167,7 @@ async def update(
         or timezone is not None
         or require_artwork_approval is not None
         or strict_sequence is not None
+        or prices_include_tax is not None
         or not isinstance(open_order_limit, accounts.Keep)
     )
     if others or not emailing:
@@ -171,6 +179,7 @@ async def update(
             timezone=timezone,
             require_artwork_approval=require_artwork_approval,
             strict_sequence=strict_sequence,
+            prices_include_tax=prices_include_tax,
             end_trial=end_trial,
         )
         info = accounts.workspace_info(row)

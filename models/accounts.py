@@ -74,6 +74,7 @@ class WorkspaceInfo(msgspec.Struct, frozen=True):
     open_order_limit: int | None
     require_artwork_approval: bool
     strict_sequence: bool
+    prices_include_tax: bool  # new orders' default: line prices are gross
 
 
 def workspace_info(row: Workspace) -> WorkspaceInfo:
@@ -89,6 +90,7 @@ def workspace_info(row: Workspace) -> WorkspaceInfo:
         open_order_limit=row.open_order_limit,
         require_artwork_approval=row.require_artwork_approval,
         strict_sequence=row.strict_sequence,
+        prices_include_tax=row.prices_include_tax,
     )
 
 
@@ -178,6 +180,7 @@ async def set_workspace(
     timezone: str | None = None,
     require_artwork_approval: bool | None = None,
     strict_sequence: bool | None = None,
+    prices_include_tax: bool | None = None,
     trial_ends_at: dt.datetime | Keep | None = KEEP,
     end_trial: bool = False,
 ) -> Workspace:
@@ -200,6 +203,8 @@ async def set_workspace(
         changes[Workspace.require_artwork_approval] = require_artwork_approval
     if strict_sequence is not None:
         changes[Workspace.strict_sequence] = strict_sequence
+    if prices_include_tax is not None:
+        changes[Workspace.prices_include_tax] = prices_include_tax
     if not isinstance(trial_ends_at, Keep):
         changes[Workspace.trial_ends_at] = trial_ends_at
     if end_trial and not isinstance(trial_ends_at, Keep):

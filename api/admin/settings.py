@@ -35,6 +35,7 @@ class OrderRules(msgspec.Struct, frozen=True):
     timezone: str
     require_artwork_approval: bool
     strict_sequence: bool
+    prices_include_tax: bool
 
 
 @functools.cache
@@ -65,6 +66,7 @@ class SettingsController(Controller):
                 tax_rate=info.tax_rate, timezone=info.timezone,
                 require_artwork_approval=info.require_artwork_approval,
                 strict_sequence=info.strict_sequence,
+                prices_include_tax=info.prices_include_tax,
             )  # fmt: skip
         return page(
             request, "settings.html", status_code=status_code, here="settings",
@@ -98,6 +100,7 @@ class SettingsController(Controller):
             timezone=text(fields, "timezone").strip(),
             require_artwork_approval="require_artwork_approval" in fields,
             strict_sequence="strict_sequence" in fields,
+            prices_include_tax="prices_include_tax" in fields,
         )
         try:
             await accounts.set_workspace(
@@ -105,6 +108,7 @@ class SettingsController(Controller):
                 tax_rate=typed.tax_rate, timezone=typed.timezone,
                 require_artwork_approval=typed.require_artwork_approval,
                 strict_sequence=typed.strict_sequence,
+                prices_include_tax=typed.prices_include_tax,
             )  # fmt: skip
         except InvalidFields as invalid:
             errors = in_words(invalid.errors, RULE_LABELS)

@@ -33,6 +33,7 @@ async def _stored(ws: Workspace) -> dict[str, Any]:
             Workspace.timezone,
             Workspace.require_artwork_approval,
             Workspace.strict_sequence,
+            Workspace.prices_include_tax,
         )
         .where(Workspace.id == ws.id)
         .first()
@@ -43,6 +44,7 @@ async def _stored(ws: Workspace) -> dict[str, Any]:
         "timezone": row["timezone"],
         "require_artwork_approval": bool(row["require_artwork_approval"]),
         "strict_sequence": bool(row["strict_sequence"]),
+        "prices_include_tax": bool(row["prices_include_tax"]),
     }
 
 
@@ -65,11 +67,12 @@ async def test_an_owner_changes_each_order_rule(shop: Shop):
     assert "Orders cannot leave Artwork until the customer or staff approved a proof" in page.text
     assert "A new rate applies to orders created or edited from now on" in page.text
     assert not _checked(page, "require_artwork_approval") and not _checked(page, "strict_sequence")
+    assert not _checked(page, "prices_include_tax")
 
     saved = await post_form(
         shop.client, PAGE, RULES,
         {"tax_rate": "17.5", "timezone": "America/New_York",
-         "require_artwork_approval": "on", "strict_sequence": "on"},
+         "require_artwork_approval": "on", "strict_sequence": "on", "prices_include_tax": "on"},
     )  # fmt: skip
     assert saved.status_code == 303, saved.text
     assert saved.headers["location"] == "/admin/settings"
@@ -78,13 +81,15 @@ async def test_an_owner_changes_each_order_rule(shop: Shop):
         "timezone": "America/New_York",
         "require_artwork_approval": True,
         "strict_sequence": True,
+        "prices_include_tax": True,
     }
     shown = await shop.client.get(saved.headers["location"])
     assert "The settings were saved." in shown.text
     assert 'value="17.50"' in shown.text and 'value="America/New_York"' in shown.text
     assert _checked(shown, "require_artwork_approval") and _checked(shown, "strict_sequence")
+    assert _checked(shown, "prices_include_tax")
 
-    # Unticked boxes are not sent by a browser: both rules go off; "8 %" reads as 8.
+    # Unticked boxes are not sent by a browser: the rules go off; "8 %" reads as 8.
     saved = await post_form(
         shop.client, PAGE, RULES, {"tax_rate": " 8 %", "timezone": "Europe/Paris"}
     )
@@ -94,6 +99,7 @@ async def test_an_owner_changes_each_order_rule(shop: Shop):
         "timezone": "Europe/Paris",
         "require_artwork_approval": False,
         "strict_sequence": False,
+        "prices_include_tax": False,
     }
     # The email settings are a form of their own and were left as they were.
     email = await Workspace.select(Workspace.mail_stages).where(Workspace.id == shop.ws.id)

@@ -128,6 +128,11 @@ async def test_workspace_set_changes_and_clears_settings(pressline):
     assert ws.plan == "enterprise" and ws.require_artwork_approval and not ws.strict_sequence
     run = await pressline(f"workspace set --id {ws_id} --open-order-limit 12")
     assert run.code == 0 and "open-order limit 12" in run.out
+    assert "prices include tax" not in run.out
+    run = await pressline(f"workspace set --id {ws_id} --prices-include-tax on")
+    assert run.code == 0 and run.out.rstrip().endswith("; prices include tax")
+    ws = await Workspace.objects().where(Workspace.id == ws_id).first()
+    assert ws is not None and ws.prices_include_tax
 
 
 async def test_workspace_set_refusals(pressline):

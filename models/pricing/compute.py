@@ -199,14 +199,13 @@ def _garments(
         return {label: _Garment(item.unit_price_cents, TYPED) for label in sizes}
     key = f"{path}.unit_price_cents"
     document = context.document
-    reason = None
-    if document is None:
-        reason = "the workspace has no price list yet"
-    elif not document.garment_markups:
-        reason = "the price list has no garment markups"
-    elif not stocked:
-        reason = f"{item.style} {item.colour} is not stocked, so it has no cost to mark up"
-    if reason is not None or document is None or not stocked:
+    if document is None or not document.garment_markups or not stocked:
+        if document is None:
+            reason = "the workspace has no price list yet"
+        elif not document.garment_markups:
+            reason = "the price list has no garment markups"
+        else:
+            reason = f"{item.style} {item.colour} is not stocked, so it has no cost to mark up"
         errors[key] = [f"The {key} field is required: {reason}."]
         return {}
     markups = document.garment_markups

@@ -118,7 +118,7 @@ class Matrix(Input):
         return errors
 
 
-class SetupRule(Input, omit_defaults=True):
+class SetupRule(Input):
     noun: ClassVar[str | None] = "a setup"
 
     per_colour_cents: Annotated[
@@ -134,8 +134,8 @@ class SetupRule(Input, omit_defaults=True):
     ] = None
 
 
-class Setups(Input, omit_defaults=True):
-    """Setup charges by method; a method without one is charged no setup."""
+class Setups(Input):
+    """Setup charges by method; a method without one (null) is charged no setup."""
 
     noun: ClassVar[str | None] = "setups"
 

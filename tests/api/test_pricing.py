@@ -124,9 +124,10 @@ async def test_the_price_list_reads_back_as_saved_with_an_etag(client):
     s = await shop()
     empty = await client.get("/api/v1/pricing", headers=s.auth)
     assert empty.status_code == 200
+    no_setups = dict.fromkeys(["screen", "embroidery", "dtg", "transfer", "vinyl"])
     assert empty.json() == {
         "matrices": [],
-        "setups": {},
+        "setups": no_setups,
         "garment_markups": [],
         "size_upcharges_cents": {},
     }
@@ -140,7 +141,16 @@ async def test_the_price_list_reads_back_as_saved_with_an_etag(client):
         "placement": "first",
         "per_1000_over_cents": None,
     }
-    assert again.json()["setups"] == PRICE_LIST["setups"]
+    # Every key is answered; what was not given is null.
+    assert again.json()["setups"] == {
+        **no_setups,
+        "screen": {"per_colour_cents": 2000, "per_design_cents": None, "waive_from_quantity": 144},
+        "embroidery": {
+            "per_colour_cents": None,
+            "per_design_cents": 3500,
+            "waive_from_quantity": None,
+        },
+    }
     unchanged = await client.get(
         "/api/v1/pricing", headers={**s.auth, "If-None-Match": again.headers["ETag"]}
     )

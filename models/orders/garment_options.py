@@ -135,6 +135,7 @@ class EditedOrder(msgspec.Struct, array_like=True, frozen=True):
     external_ref: str | None
     revision: int
     currency: str
+    prices_include_tax: bool = False  # line prices are gross
 
 
 class PlainLine(msgspec.Struct, array_like=True, frozen=True):
@@ -152,7 +153,7 @@ class OrderContent(msgspec.Struct, frozen=True):
 
 _ORDER = """
     SELECT o.id, o.number, o.stage, c.id, c.name, o.due_by, o.notes, o.external_ref,
-        o.revision, o.currency
+        o.revision, o.currency, o.prices_include_tax
     FROM orders o JOIN customers c ON c.id = o.customer
     WHERE o.workspace = $1 AND {key} = $2
 """

@@ -193,6 +193,7 @@ class OrderHead(OrderRow, array_like=True, frozen=True):
     revision: int
     stock_consumed: bool
     ship_to: str | dict[str, str] | None  # JSON (models/orders/ship_to.py)
+    prices_include_tax: bool = False  # line prices are gross
 
     def shipping(self) -> dict[str, str] | None:
         """The ship-to address copied onto the order, or None."""
@@ -202,7 +203,7 @@ class OrderHead(OrderRow, array_like=True, frozen=True):
 _HEAD = f"""
     SELECT {ORDER_COLUMNS}, o.notes, c.default_carrier, p.name, p.email, p.phone,
            a.status, a.version, UTC_TEXT(a.approved_at), o.revision, o.stock_consumed,
-           o.ship_to
+           o.ship_to, o.prices_include_tax
     FROM {ORDER_FROM}
     LEFT JOIN contacts p ON p.id = (
         SELECT id FROM contacts WHERE customer = c.id AND is_primary ORDER BY id LIMIT 1

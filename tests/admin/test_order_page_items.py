@@ -148,8 +148,9 @@ async def test_each_garment_is_a_size_grid_with_its_stock_and_imprints(shop: Sho
     assert "16 garments" in tee and "8.50 GBP each" in tee
     assert (
         "Front · Screen print — 2 colours (White, Gold) · 280 \u00d7 300 mm · 1.20 GBP per garment"
-        " · setup 25.00 GBP" in tee
+        " typed · setup 25.00 GBP typed" in tee  # typed by hand, and marked so
     )
+    assert "8.50 GBP each typed" in tee
     assert "Back · DTG — 60 mm high" in tee and "Neck tag: size only" in tee
 
     # the hoodie is not stocked: sizes as sent, quantities only

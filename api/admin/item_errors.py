@@ -5,6 +5,7 @@ _item_fields.html; each sentence is made as every admin form's are: api/admin/fo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -30,8 +31,23 @@ IMPRINT_LABELS = {
     "height_mm": "Height (mm)",
     "unit_price": "Price per garment",
     "setup": "Setup (once)",
+    "design": "Design",
     "notes": "Notes",
 }
+
+# The price list's refusals name the API field to type a price in ("type
+# items.0.unit_price_cents"): the form names its box instead.
+_PRICE_KEY = re.compile(
+    r"\b(type|Type) (items\.[0-9]+(?:\.imprints\.[0-9]+)?\.(?:unit_price|setup)_cents)"
+)
+
+
+def _box(found: re.Match[str]) -> str:
+    key = found[2]
+    part = key.rsplit(".", 1)[1].removesuffix("_cents")
+    labels = IMPRINT_LABELS if ".imprints." in key else ITEM_LABELS
+    label = labels.get(part, part)
+    return f"{found[1]} a price in “{label}”"
 
 
 def shown_item_errors(
@@ -46,7 +62,7 @@ def shown_item_errors(
             continue
         field, where, label = _item_field(key, items)
         shown.setdefault(field, []).extend(
-            sentence(key, message, label, where) for message in messages
+            sentence(key, _PRICE_KEY.sub(_box, message), label, where) for message in messages
         )
     return shown
 

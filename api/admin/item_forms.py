@@ -6,8 +6,9 @@ body they become (its error keys as the form's fields and sentences: api/admin/i
 Field names: `items-{i}-style|colour|description|unit_price|other_size|other_quantity`,
 `items-{i}-size-{SIZE}`, `items-{i}-upcharge-{SIZE}` and
 `items-{i}-imprints-{j}-location|method|colours|colour_names|stitches|width_mm|height_mm|
-unit_price|setup|notes`. Numbers only order the rows (the page numbers new ones after the
-highest), up to six digits; a garment field the page could not have numbered is refused.
+unit_price|setup|design|notes`. Numbers only order the rows (the page numbers new ones after the
+highest), up to six digits; a garment field the page could not have numbered is refused. A
+price left empty is the price list's (models/pricing); a typed one (0 too) is kept as typed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from models.schemas.items import MAX_CENTS_GIVEN
 ITEM_PARTS = ("style", "colour", "description", "unit_price", "other_size", "other_quantity")
 IMPRINT_PARTS = (
     "location", "method", "colours", "colour_names", "stitches", "width_mm", "height_mm",
-    "unit_price", "setup", "notes",
+    "unit_price", "setup", "design", "notes",
 )  # fmt: skip
 _NUMBER = "(0|[1-9][0-9]{0,5})"
 ITEM_FIELD = re.compile(rf"items-{_NUMBER}-({'|'.join(ITEM_PARTS)})")
@@ -250,6 +251,7 @@ def items_typed_from(views: Sequence[ItemView]) -> list[dict[str, Any]]:
                         "height_mm": _or_blank(imprint.height_mm),
                         "unit_price": _or_blank_money(imprint.unit_price_cents),
                         "setup": _or_blank_money(imprint.setup_cents),
+                        "design": imprint.design or "",
                         "notes": imprint.notes,
                     }
                     for n, imprint in enumerate(view.imprints)
@@ -349,7 +351,7 @@ def item_bodies(
 
 def _imprint_body(imprint: dict[str, Any], path: str, own: dict[str, list[str]]) -> dict[str, Any]:
     body: dict[str, Any] = {}
-    for part in ("location", "method", "notes"):
+    for part in ("location", "method", "notes", "design"):
         if imprint[part]:
             body[part] = imprint[part]
     for part in ("colours", "stitches", "width_mm", "height_mm"):

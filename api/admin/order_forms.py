@@ -65,6 +65,7 @@ ORDER_LABELS = {
     "external_ref": "your reference",
     "notes": "the notes",
     "lines": "the lines",
+    "prices_include_tax": "Prices include tax",
 }
 LINE_LABELS = {
     "description": "the description",
@@ -73,6 +74,10 @@ LINE_LABELS = {
     "unit_price": "the unit price",
 }
 NO_CONTENT = "Add a garment or a line: an order needs at least one."
+# "Prices include tax" is a checkbox after a hidden field of the same name: "1" ticked, "0" not
+# (the last value sent wins), nothing when the form did not have it (the workspace's default).
+PRICES_INCLUDE_TAX = "prices_include_tax"
+TAX_FLAGS = {"1": True, "0": False}
 # A due date before today is saved on a second click: the form comes back with a warning and
 # this field holding the date confirmed (another date typed asks again).
 CONFIRM_DUE_BY = "confirm_due_by"
@@ -105,6 +110,7 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
         "notes": text(fields, "notes").strip(),
         "revision": text(fields, "revision").strip(),
         "confirm_due_by": text(fields, CONFIRM_DUE_BY).strip(),
+        PRICES_INCLUDE_TAX: text(fields, PRICES_INCLUDE_TAX).strip(),
         "lines": lines or [empty_line(0)],
         "items": items,
         "unread": [name for name in unread if text(fields, name).strip()],
@@ -131,6 +137,7 @@ def typed_edit(content: OrderContent, timezone: str) -> dict[str, Any]:
         "notes": order.notes,
         "revision": str(order.revision),
         "confirm_due_by": "",
+        PRICES_INCLUDE_TAX: "1" if order.prices_include_tax else "0",
         "lines": [
             {
                 "number": number,
@@ -185,6 +192,9 @@ def _content(typed: dict[str, Any], body: dict[str, Any]) -> dict[str, list[str]
     found reading them (amounts, fields no page numbers), keyed as the API's."""
     body["lines"] = []
     own: dict[str, list[str]] = {}
+    flag = typed.get(PRICES_INCLUDE_TAX, "")
+    if flag:  # anything but "1" or "0" is the API's to refuse, in its words
+        body[PRICES_INCLUDE_TAX] = TAX_FLAGS.get(flag, flag)
     if typed.get("unread"):
         own["lines"] = [UNREAD_LINES.format(names=", ".join(typed["unread"][:3]))]
     if typed.get("unread_items"):
@@ -273,6 +283,9 @@ def only_changes(edit: OrderEdit, content: OrderContent, timezone: str) -> Order
         due_by=KEEP if edit.due_by == (due_before or None) else edit.due_by,
         notes=KEEP if _same_notes(edit.notes, order.notes) else edit.notes,
         external_ref=KEEP if edit.external_ref == order.external_ref else edit.external_ref,
+        prices_include_tax=KEEP
+        if edit.prices_include_tax == bool(order.prices_include_tax)
+        else edit.prices_include_tax,
         lines=None if edit.lines is None or list(edit.lines) == kept_lines else edit.lines,
         items=None if edit.items is None or _same_items(edit.items, content.items) else edit.items,
     )

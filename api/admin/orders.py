@@ -18,12 +18,14 @@ from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
 from api.admin.item_forms import for_display
 from api.admin.order_forms import (
+    PRICES_INCLUDE_TAX,
     STAGE_NAMES,
     Shown,
     after_action,
     expected_revision,
     filled,
     form_errors,
+    money,
     move_request,
     only_changes,
     order_request,
@@ -35,7 +37,9 @@ from api.admin.order_forms import (
     update_request,
 )
 from api.admin.pages import page
+from api.admin.price_preview import Preview, price_preview
 from api.admin.security import PREFIX, owner_only
+from models import accounts
 from models.actors import Actor
 from models.admin_sessions import AdminUser
 from models.errors import DomainError, InvalidFields, NotFoundError, StaleError, summary
@@ -53,6 +57,8 @@ OrderRef = Annotated[
     str, PathParameter(description="The order's ORD- number (ORD-2026-0042) or its id")
 ]
 RETURN_TO = {"board": f"{PREFIX}/orders/board"}  # where a move may send the browser back to
+PREVIEW_URL = f"{PREFIX}/prices/preview"  # the forms' running total (api/admin/price_preview.py)
+PRICES = "prices"  # the button asking for the running total without script
 
 
 def _actor(request: Request[Any, Any, Any]) -> Actor:
@@ -140,7 +146,11 @@ class OrderController(Controller):
 
     @get("/new")
     async def new_order(self, request: Request[Any, Any, Any]) -> Template:
-        typed = typed_order({"customer": request.query_params.get("customer", "")})
+        workspace = await accounts.get_workspace(request.user.workspace_id)
+        typed = typed_order({
+            "customer": request.query_params.get("customer", ""),
+            PRICES_INCLUDE_TAX: "1" if workspace.prices_include_tax else "0",
+        })  # fmt: skip
         return await self._new_form(request, typed=typed)
 
     async def _new_form(
@@ -153,12 +163,13 @@ class OrderController(Controller):
         message: str | None = None,
         focus: str | None = None,
         past_due: dt.date | None = None,
+        preview: Preview | None = None,
     ) -> Template:
         return page(
             request, "order_new.html", status_code=status_code, here="orders", title="New order",
             customers=await admin_queries.customers(request.user.workspace_id),
             **await self._form_context(request, typed, errors or {}, focus, past_due),
-            form_url=_url("/orders/new"),
+            form_url=_url("/orders/new"), preview_url=PREVIEW_URL, preview=preview, money=money,
             save_label="Create order anyway" if past_due else "Create order",
             back_url=_url("/orders"), back_label="Back to the orders", edited=None,
             message=message,
@@ -204,6 +215,9 @@ class OrderController(Controller):
         fields = await form(request)
         typed = typed_order(fields)
         action = text(fields, "action") or "save"
+        if action == PRICES:  # without script: the form again, with its running total
+            preview = await price_preview(request, typed, None)
+            return await self._new_form(request, typed=typed, preview=preview)
         if action != "save":  # a row added or removed, sizes shown: the form again
             typed, focus = after_action(action, typed)
             return await self._new_form(request, typed=typed, focus=focus)
@@ -216,7 +230,8 @@ class OrderController(Controller):
             created = await creating.create(
                 workspace_id=request.user.workspace_id, customer_id=body.customer_id,
                 lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
-                notes=body.notes or "", external_ref=body.external_ref, actor=_actor(request),
+                notes=body.notes or "", external_ref=body.external_ref,
+                prices_include_tax=body.prices_include_tax, actor=_actor(request),
             )  # fmt: skip
         except InvalidFields as invalid:
             shown = form_errors(invalid.errors, typed)
@@ -249,8 +264,10 @@ class OrderController(Controller):
         message: str | None = None,
         focus: str | None = None,
         past_due: dt.date | None = None,
+        preview: Preview | None = None,
     ) -> Template:
         order = content.order
+        editable = order.stage in CONTENT_EDITABLE
         return page(
             request, "order_edit.html", status_code=status_code, here="orders",
             title=f"Edit {order.number}",
@@ -258,8 +275,10 @@ class OrderController(Controller):
             form_url=_url(f"/orders/{order.number}/edit"),
             save_label="Save anyway" if past_due else "Save changes",
             back_url=_url(f"/orders/{order.number}"), back_label="Back to the order",
-            edited=order, content_editable=order.stage in CONTENT_EDITABLE,
+            edited=order, content_editable=editable,
             stage_name=STAGE_NAMES.get(order.stage, order.stage), message=message,
+            preview_url=f"{PREVIEW_URL}?{urlencode({'order': order.number})}" if editable else None,
+            preview=preview, money=money,
         )  # fmt: skip
 
     @post("/{ref:str}/edit", status_code=303)
@@ -272,6 +291,9 @@ class OrderController(Controller):
         fields = await form(request)
         typed = typed_order(fields)
         action = text(fields, "action") or "save"
+        if action == PRICES:  # without script: the form again, with its running total
+            preview = await price_preview(request, typed, content)
+            return await self._edit_form(request, content, typed=typed, preview=preview)
         if action != "save":
             typed, focus = after_action(action, typed)
             return await self._edit_form(request, content, typed=typed, focus=focus)

@@ -3,7 +3,8 @@
 // without script (the same POST, api/admin/orders.py) and swaps in only the part of the answer
 // that changed: the garments, the lines or one garment's sizes. Whatever was typed while the
 // answer was on its way is kept. Without script, or when an answer is not the form, the buttons
-// submit the page as usual.
+// submit the page as usual. Once rows are swapped in, the form gets an `order-changed` event:
+// the running total (htmx, templates/_order_form.html) is asked for again.
 (function () {
   "use strict";
   var form = document.getElementById("order-form");
@@ -89,6 +90,7 @@
       if (wanted) wanted.removeAttribute("autofocus"); // focused below, not by the browser
       var node = document.importNode(fresh, true);
       current.replaceWith(node);
+      form.dispatchEvent(new Event("order-changed"));
       var focus = wanted && wanted.id ? document.getElementById(wanted.id) : null;
       if (focus) {
         focus.focus();

@@ -52,8 +52,9 @@ def _described(facts: dict[str, int]) -> str:
 @click.option("--workspace", type=int, required=True, help="Workspace id.")
 @click.argument("file", metavar="FILE")
 async def export(workspace: int, file: str) -> Result:
-    """Write the price list to FILE as GET /api/v1/pricing answers it (the same bytes). FILE
-    `-`: standard output, the document followed by a newline (with or without --json)."""
+    """Write the price list to FILE as GET /api/v1/pricing answers it (the same bytes).
+    FILE: a path, or `-` for standard output (the document followed by a newline, with or
+    without --json)."""
     document = await store.read(workspace)
     body = price_document.encode(document)
     if file == "-":
@@ -102,7 +103,7 @@ def refusal(error: msgspec.DecodeError) -> InvalidFields:
 async def import_file(workspace: int, file: str) -> Result:
     """Replace the price list with the JSON document in FILE (as PUT /api/v1/pricing takes
     it), checked first: on any problem each is printed as `path: message`, the exit status
-    is 1 and nothing changes. FILE `-`: standard input."""
+    is 1 and nothing changes. FILE: a path, or `-` for standard input."""
     raw = _read(file).removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some editors write
     try:
         document = _DECODER.decode(raw)

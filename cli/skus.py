@@ -119,7 +119,8 @@ async def create(
     help="What the shop pays for one, in minor units (251 for 2.51); 'none': unknown.",
 )
 async def update(workspace: int, code: str, cost_cents: int | Keep | None) -> Result:
-    """Change a SKU (found by its CODE); what is not given stays as it is."""
+    """Change a SKU; what is not given stays as it is.
+    CODE: the SKU's code in the workspace, e.g. G5000-BLK-M."""
     row = await catalogue.update_sku(workspace, code, cost_cents=cost_cents)
     return Result(
         f"updated SKU {row.id} {row.code} in workspace {row.workspace}: cost {_cost(row)}",

@@ -68,7 +68,8 @@ async def test_the_order_forms_name_the_line_and_its_field(shop: Shop) -> None:
         ({"lines-0-description": ""}, "lines",
          "Add a garment or a line: an order needs at least one."),
         ({"items-0-style": "Cap", "items-0-colour": "Red", "items-0-size-M": "2",
-          "lines-0-description": ""}, "items-0-unit_price", "Garment 1: Price each is required."),
+          "lines-0-description": ""}, "items-0-unit_price",
+         "Garment 1: Price each is required: the workspace has no price list yet."),
     ]  # fmt: skip
     for typed, field, sentence in cases:
         answer = await post_form(

@@ -64,8 +64,8 @@ def fuzz_app_for(backend: str) -> Any:
 # Positive and negative requests; the token is sent by the test, so schemathesis does not
 # generate (or drop) the Authorization header itself. Schema-valid bodies may still break a
 # business rule the schema cannot state (a refused stage move, a taken external_ref, another
-# workspace's customer): on POST and PATCH that is a documented 422, and a PATCH or a stage
-# move whose generated If-Match is not the order's ETag is a documented 412.
+# workspace's customer): on POST, PUT and PATCH that is a documented 422, and a PATCH, a PUT
+# or a stage move whose generated If-Match is not the current ETag is a documented 412.
 CONFIG = f"""
 [generation]
 mode = "all"
@@ -85,6 +85,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412",
 [[operations]]
 include-method = "PATCH"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "412", "422"]
+
+[[operations]]
+include-method = "PUT"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "409", "412", "422"]
 """
 
 # Loaded once at collection (serving the schema needs no database); one test per operation.

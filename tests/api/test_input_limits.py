@@ -57,7 +57,10 @@ async def test_bodies_over_their_limit_answer_413_on_every_post(app, client):
         for response in (sized, streamed):
             assert response.status_code == 413, (template, response.text)
             assert response.json()["message"] == words
-            assert response.headers["X-RateLimit-Limit"] == "20"
+            # The write limit, but for the price preview, which saves nothing: a read.
+            reads = template == "/api/v1/prices"
+            assert response.headers["X-RateLimit-Limit"] == ("60" if reads else "20")
+            assert response.headers["X-RateLimit-Bucket"] == ("read" if reads else "write")
         assert "content-length" not in streamed.request.headers
 
 

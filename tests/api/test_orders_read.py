@@ -173,6 +173,7 @@ async def test_detail_adds_history_invoices_and_artwork(client):
         "items": [],  # an order of plain lines
         "revision": 1,
         "ship_to": None,  # none given, and the customer has no default address (§19)
+        "prices_include_tax": False,
     }
     assert re.match(r"^INV-2026-\d{4,}$", paid.number)
     for invoice in detail["invoices"]:

@@ -427,9 +427,11 @@ def order_body(customer_id: int, sku: str | None = None) -> dict[str, Any]:
     return {"customer_id": customer_id, "lines": [line]}
 
 
-# A valid body for every POST route, given the ids of the workspace being addressed.
+# A valid body for every POST and PUT route, given the ids of the workspace being addressed.
 BODIES = {
     "/api/v1/orders": lambda ids, sku: order_body(ids["customer_id"]),
+    "/api/v1/prices": lambda ids, sku: order_body(ids["customer_id"]),
+    "/api/v1/pricing": lambda ids, sku: {"garment_markups": [{"min_quantity": 1, "percent": 50}]},
     "/api/v1/orders/{order_id}/advance": lambda ids, sku: {"to_stage": "print_queue"},
     "/api/v1/orders/{order_id}/artwork/approve": lambda ids, sku: {"approved_by": "Dana"},
     "/api/v1/customers": lambda ids, sku: {"name": "New Buyer"},
@@ -451,8 +453,8 @@ BODIES = {
 FORMS = {
     "/api/v1/orders/{order_id}/proofs": lambda: {"file": ("front.png", png(), "image/png")},
 }
-# POST routes whose body names no record: they act on the caller's workspace whatever is sent.
-NAMES_NO_RECORD = {"/api/v1/customers"}
+# Routes whose body names no record: they act on the caller's workspace whatever is sent.
+NAMES_NO_RECORD = {"/api/v1/customers", "/api/v1/pricing"}
 MISSING_ID = 2_000_000_000
 
 
@@ -465,8 +467,8 @@ async def test_every_route_hides_other_workspaces(app, client):
         reset_local_counters()  # three requests a route: the write limit is not under test
         body = None
         files = FORMS[template]() if method == "POST" and template in FORMS else None
-        if method == "POST" and files is None:
-            assert template in BODIES, f"add a valid body for POST {template}"
+        if method in ("POST", "PUT") and files is None:
+            assert template in BODIES, f"add a valid body for {method} {template}"
             body = BODIES[template]
         has_params = bool(PARAM.search(template))
         own = await client.request(
@@ -523,7 +525,8 @@ async def test_options_and_405_list_exactly_the_routes_methods(app, client):
         path = PARAM.sub("1", route.path)
         methods = ", ".join(sorted(route.methods))
         assert (await client.options(path)).headers["allow"] == methods, route.path
-        wrong = await client.request("PUT", path)
+        absent = next(m for m in ("PUT", "DELETE", "PATCH", "POST") if m not in route.methods)
+        wrong = await client.request(absent, path)
         assert wrong.status_code == 405
         assert wrong.json() == {
             "message": "Method not allowed",

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.enums import HttpMethod
+from litestar.openapi.spec import OpenAPI
 from litestar.routes import HTTPRoute
 from piccolo.table import Table
 
@@ -98,6 +99,21 @@ def create_app() -> Litestar:
         middleware=[ApiAccess],
     )
     struct_schemas = openapi.StructSchemas()
+
+    def finish(document: OpenAPI) -> None:
+        """Pressline's passes over the generated document, in order."""
+        drop_framework_400(document)
+        ratelimit.document_headers(document, api_v1.path)
+        idempotency.document_retry_after(document)
+        health.document_public(document)
+        openapi.document_request_id(document)
+        openapi.give_headers_a_schema(document)
+        document_events(app, document)
+        openapi.rename_components(document)
+        openapi.type_nullable_formats(document)
+        openapi.require_what_is_always_sent(document, struct_schemas)
+        links.document_server(document, app.state[links.STATE_KEY])
+
     app = Litestar(
         route_handlers=[
             api_v1,
@@ -124,19 +140,10 @@ def create_app() -> Litestar:
         logging_config=request_log.logging_config(settings.log_level),
     )
     answer_options_with_every_method(app)
+    # The document is built on its first request, not at start (api/openapi.py).
+    openapi.finish_on_first_use(app, finish)
     # Outside routing, so unknown routes, 405s and 413s are logged like every other request.
     app.asgi_handler = RequestPath(app.asgi_handler, limiter, settings.forwarded_hops)
-    drop_framework_400(app.openapi_schema)
-    ratelimit.document_headers(app.openapi_schema, api_v1.path)
-    idempotency.document_retry_after(app.openapi_schema)
-    health.document_public(app.openapi_schema)
-    openapi.document_request_id(app.openapi_schema)
-    openapi.give_headers_a_schema(app.openapi_schema)
-    document_events(app, app.openapi_schema)
-    openapi.rename_components(app.openapi_schema)
-    openapi.type_nullable_formats(app.openapi_schema)
-    openapi.require_what_is_always_sent(app.openapi_schema, struct_schemas)
-    links.document_server(app.openapi_schema, app.state[links.STATE_KEY])
     return app
 
 

@@ -4,14 +4,15 @@ generated document needs, and the docs pages (served from a pinned package, no C
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from copy import deepcopy
 from dataclasses import is_dataclass, replace
 from enum import Enum
 from typing import Any, get_args, get_origin
 
 import msgspec
-from litestar import Router
+from litestar import Litestar, Router
+from litestar._openapi.plugin import OpenAPIPlugin  # pinned litestar: see pyproject
 from litestar._openapi.schema_generation import SchemaCreator  # pinned litestar: see pyproject
 from litestar._openapi.schema_generation.plugins import StructSchemaPlugin
 from litestar.handlers import HTTPRouteHandler
@@ -432,3 +433,23 @@ def require_what_is_always_sent(schema: OpenAPI, structs: StructSchemas) -> None
     for name, listed_keys in required.items():
         components[name].required = listed_keys
     schema.components.schemas = dict(sorted(components.items()))
+
+
+def finish_on_first_use(app: Litestar, finish: Callable[[OpenAPI], None]) -> None:
+    """Run `finish` — Pressline's passes over the OpenAPI document — when Litestar first
+    builds the document (the first request for `/schema`, or a test reading
+    `app.openapi_schema`), not when the app starts: the document's objects are MiB the web
+    process would otherwise hold from its start (docs/benchmarks.md, web memory). Litestar has
+    no hook there, so the app's OpenAPI plugin becomes an instance of a subclass whose build
+    ends with `finish` (same slots: only the class changes)."""
+    plugin = app.plugins.get(OpenAPIPlugin)
+
+    class FinishedOnFirstUse(OpenAPIPlugin):
+        __slots__ = ()
+
+        def _build_openapi(self) -> OpenAPI:
+            document = super()._build_openapi()
+            finish(document)
+            return document
+
+    plugin.__class__ = FinishedOnFirstUse

@@ -1,17 +1,19 @@
 """Settings → Pricing: the workspace's price list as grids (owners edit, staff read), saved
 whole by the domain's `models.pricing.store.replace`, as `PUT /api/v1/pricing` does. The form
 and its buttons are api/admin/pricing_forms.py; a save from a form older than the stored
-price list is refused (its version is the document's ETag)."""
+price list is refused (its version is the document's ETag).
+
+The grids' code is imported when the page is first used, not when the web process starts: a
+process that never shows the page does not hold it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litestar import Controller, Request, get, post
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin import pricing_forms as grids
 from api.admin.forms import form, text
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
@@ -20,6 +22,9 @@ from models.errors import InvalidFields, StaleError
 from models.garments import METHOD_LABELS
 from models.pricing import store
 from models.pricing.document import PricingDocument
+
+if TYPE_CHECKING:
+    from api.admin.pricing_forms import Target
 
 URL = f"{PREFIX}/settings/pricing"
 
@@ -38,6 +43,8 @@ class PricingController(Controller):
         focus: str | None = None,
         notice: str = "",
     ) -> Template:
+        from api.admin import pricing_forms as grids
+
         workspace = await accounts.get_workspace(request.user.workspace_id)
         return page(
             request, "settings_pricing.html", status_code=status_code, here="settings",
@@ -49,6 +56,8 @@ class PricingController(Controller):
 
     @get("/")
     async def show_pricing(self, request: Request[Any, Any, Any]) -> Template:
+        from api.admin import pricing_forms as grids
+
         shown = await flash.take(request)
         document = await store.read(request.user.workspace_id)
         typed = grids.typed_from(document, version_tag=grids.version(document))
@@ -58,6 +67,8 @@ class PricingController(Controller):
     async def save_pricing(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         """Every button posts the whole form: `action` says which (a row, column or matrix
         added or removed: the form again, changed by one), or `save`."""
+        from api.admin import pricing_forms as grids
+
         fields = await form(request)
         typed = grids.typed_pricing(fields)
         action = text(fields, "action") or "save"
@@ -65,7 +76,7 @@ class PricingController(Controller):
             typed, focus = grids.after_action(action, typed)
             return await self._page(request, typed, focus=focus)
         typed = grids.filled(typed)
-        targets: dict[str, grids.Target] = {}
+        targets: dict[str, Target] = {}
         expected = typed["version"]
 
         def unchanged(current: PricingDocument) -> None:
@@ -88,8 +99,10 @@ class PricingController(Controller):
         request: Request[Any, Any, Any],
         typed: dict[str, Any],
         errors: dict[str, list[str]],
-        targets: dict[str, grids.Target],
+        targets: dict[str, Target],
     ) -> Template:
+        from api.admin import pricing_forms as grids
+
         shown = grids.shown_errors(errors, targets)
         count = grids.error_count(shown)
         more = f" (and {count - 1} more, shown beside their fields)" if count > 1 else ""

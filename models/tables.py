@@ -191,6 +191,9 @@ class Order(Table, tablename="orders"):
     prices_include_tax = Boolean(default=False)  # line prices are gross (models/orders/lines.py)
     created_at = Timestamptz(default=TimestamptzNow())
     updated_at = Timestamptz(default=TimestamptzNow())
+    # The rate its tax was computed at (0 for a tax-exempt customer), written with the totals;
+    # NULL for orders priced before it was kept.
+    tax_rate = Numeric(digits=(5, 2), null=True, default=None)
 
 
 class OrderItem(Table, tablename="order_items"):
@@ -304,7 +307,8 @@ class Invoice(Table, tablename="invoices"):
 
 class Payment(Table, tablename="payments"):
     """Money received against an invoice, and who recorded it (`actor_kind` with the user
-    and/or token, as stock movements)."""
+    and/or token, as stock movements). A voided payment keeps its row and no longer counts
+    (models/invoices/voiding.py)."""
 
     id: Serial
     workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
@@ -317,6 +321,9 @@ class Payment(Table, tablename="payments"):
     actor_kind = Varchar(length=10)  # models.actors.ActorKind
     user = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
     token = ForeignKey(ApiToken, null=True, on_delete=OnDelete.set_null)
+    voided_at = Timestamptz(null=True, default=None)
+    voided_by = ForeignKey(User, null=True, on_delete=OnDelete.set_null)  # None: an operator
+    void_reason = Varchar(length=500, null=True, default=None)
 
 
 class StockMovement(Table, tablename="stock_movements"):
@@ -598,3 +605,44 @@ class FailedLogin(Table, tablename="failed_logins"):
     email = Varchar(length=254)
     at = Timestamptz(default=TimestamptzNow())
     address = Varchar(length=64, default="")
+
+
+# --- invoices as tax documents ---------------------------------------------------------------
+
+
+class InvoiceSettings(Table, tablename="invoice_settings"):
+    """What a workspace's invoices say of the shop (models/invoices/letterhead.py): one row per
+    workspace, written when its owner first saves Settings → Invoices. The logo's bytes are
+    read only where the logo is served."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, unique=True)
+    legal_name = Varchar(length=200, default="")
+    address_line1 = Varchar(length=200, default="")
+    address_line2 = Varchar(length=200, default="")
+    city = Varchar(length=100, default="")
+    postcode = Varchar(length=20, default="")
+    country = Varchar(length=100, default="")
+    tax_number = Varchar(length=50, default="")
+    tax_label = Varchar(length=20, default="Tax")
+    bank_details = Text(default="")
+    footer = Text(default="")
+    logo = Bytea(null=True, default=None)
+    logo_type = Varchar(length=20, null=True, default=None)  # image/png | image/jpeg
+    logo_sha256 = Varchar(length=64, null=True, default=None)
+    updated_at = Timestamptz(default=TimestamptzNow())
+
+
+class InvoiceLink(Table, tablename="invoice_links"):
+    """The customer's link to an invoice's own page, `/i/{token}` (models/invoices/links.py):
+    one per "Email invoice", stored as the token's SHA-256 digest only."""
+
+    id: Serial
+    workspace = ForeignKey(Workspace, on_delete=OnDelete.cascade, index=True)
+    invoice = ForeignKey(Invoice, on_delete=OnDelete.cascade, index=True)
+    message = ForeignKey(CustomerMessage, null=True, on_delete=OnDelete.set_null, index=True)
+    token_digest = Varchar(length=64, unique=True)
+    created_by = ForeignKey(User, null=True, on_delete=OnDelete.set_null)
+    created_at = Timestamptz(default=TimestamptzNow())
+    expires_at = Timestamptz()
+    opened_at = Timestamptz(null=True, default=None)  # the customer's first opening

@@ -106,3 +106,8 @@ class StockedSize:
     size: str
     brand: str
     cost_cents: int | None = None  # what the shop pays: the price list marks it up
+
+
+def size_key(label: str) -> str:
+    """One size, whatever its case or surrounding spaces: "M", "m" and "M " are one."""
+    return label.strip().casefold()

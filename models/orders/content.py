@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -114,21 +114,40 @@ async def resolve(
     lines: Sequence[NewLine],
     items: Sequence[NewItem],
     plain_skus: Mapping[str, tuple[int, int]],
+    kept: Sequence[NewLine] = (),
+    previous: Sequence[tuple[str, str]] = (),
 ) -> Content:
     """Checks the items (rules between fields, stocked sizes), prices what is not typed from
     the price list (models/pricing, with `customer_id`'s discount) and expands them;
     `plain_skus` holds the plain lines' SKUs (code → (id, reserved)), already checked by the
-    caller.
+    caller. `kept`: the lines of the order's items as stored, when an edit keeps the items
+    (`items` is then empty): they come first, exactly as they were. `previous`: the style and
+    colour of each item the order had before an edit that gives its items.
+
+    A description equal to the default of its own style and colour, or of a previous item's,
+    is the default (it was echoed back, not typed): it follows the style and colour as they
+    are now. A description that differs from them is kept as typed.
 
     Raises InvalidFields naming every item problem (dot paths: `items.0.sizes.XXL`)."""
     errors: dict[str, list[str]] = {}
     for index, item in enumerate(items):
         errors.update(rules.item_errors(item, f"items.{index}"))
-    if not items and not lines:
+    if not items and not lines and not kept:
         errors["lines"] = ["An order needs at least one line or item."]
     if errors:
         raise InvalidFields(errors)
-    stocked_by_key = await _stocked_with_levels(conn, workspace_id, items)
+    items = [rules.trimmed(item) for item in items]
+    styles = {item.style for item in items} | {style for style, _ in previous}
+    stocked_by_key = await _stocked_with_levels(conn, workspace_id, styles)
+    defaults = {
+        rules.default_description(
+            style, colour, stocked_by_key[0].get(rules.stock_key(style, colour))
+        )
+        for style, colour in [*previous, *((item.style, item.colour) for item in items)]
+    }
+    items = [
+        replace(item, description=None) if item.description in defaults else item for item in items
+    ]
     stocked: dict[int, list[StockedSize]] = {}
     for index, item in enumerate(items):
         skus = stocked_by_key[0].get(rules.stock_key(item.style, item.colour))
@@ -155,7 +174,7 @@ async def resolve(
             sku_ids[sku.code] = sku.sku_id
             reserved[sku.sku_id] = stocked_by_key[1][sku.sku_id]
     return Content(
-        lines=[*item_lines, *lines],
+        lines=[*kept, *item_lines, *lines],
         items=items,
         stocked=stocked,
         sku_ids=sku_ids,
@@ -164,15 +183,16 @@ async def resolve(
 
 
 async def _stocked_with_levels(
-    conn: statements.Reader, workspace_id: int, items: Sequence[NewItem]
+    conn: statements.Reader, workspace_id: int, styles: set[str]
 ) -> tuple[dict[tuple[str, str], list[StockedSize]], dict[int, int]]:
-    if not items:
+    """The SKUs of every style in `styles` (and their `reserved`), by style and colour."""
+    if not styles:
         return {}, {}
-    styles = sorted({item.style.lower() for item in items})
+    lowered = sorted({style.lower() for style in styles})
     found: dict[tuple[str, str], list[StockedSize]] = {}
     reserved: dict[int, int] = {}
     for sku_id, code, style, colour, size, brand, level, cost in await conn.rows(
-        _STOCKED, workspace_id, styles
+        _STOCKED, workspace_id, lowered
     ):
         found.setdefault(rules.stock_key(style, colour), []).append(
             StockedSize(sku_id=sku_id, code=code, size=size, brand=brand, cost_cents=cost)

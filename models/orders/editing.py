@@ -44,9 +44,10 @@ from models.filters import MAX_ID
 from models.garments import NewItem
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
-from models.orders.item_reads import as_new_item, items_of
 from models.orders.lines import NewLine, compute_totals, local_midnight
 from models.orders.queries import Precondition, check_precondition
+from models.pricing import breakdown as price_parts
+from models.pricing.breakdown import PriceSource
 from models.stages import CONTENT_EDITABLE, TERMINAL_STAGES
 from models.webhooks import events as outbox
 from models.webhooks.names import EventName
@@ -123,6 +124,18 @@ _PLAIN_LINES = statements.Sql(
     FROM order_lines l LEFT JOIN skus s ON s.id = l.sku
     WHERE l."order" = $1 AND l.item IS NULL ORDER BY l.position
     """
+)
+# The lines made from the order's items, as stored: kept whole by an edit of the plain lines.
+_ITEM_LINES = statements.Sql(
+    """
+    SELECT l.description, l.quantity, l.unit_price_cents, s.code, s.id, s.reserved, i.position,
+        i.id, l.price_source, l.price_breakdown
+    FROM order_lines l JOIN order_items i ON i.id = l.item LEFT JOIN skus s ON s.id = l.sku
+    WHERE l."order" = $1 ORDER BY l.position
+    """
+)
+_ITEM_GARMENTS = statements.Sql(
+    'SELECT style, colour FROM order_items WHERE "order" = $1 ORDER BY position'
 )
 _SKUS_BY_CODE = statements.Sql(
     "SELECT code, id, reserved FROM skus WHERE workspace = $1 AND code = ANY($2)"
@@ -328,12 +341,26 @@ async def _replace_content(
             for d, q, p, code in await conn.rows(_PLAIN_LINES, order.id)
         ]
     kept_items: dict[int, int] | None = None
-    if edit.items is not None:
-        items = list(edit.items)
-    else:  # the items stay as they are, ids included; only their lines are written again
-        views = await items_of(conn, workspace_id, order.id)
-        items = [as_new_item(view) for view in views]
-        kept_items = {view.position: view.id for view in views}
+    kept: list[NewLine] = []
+    kept_skus: dict[str, tuple[int, int]] = {}
+    items = list(edit.items or ())
+    previous: list[tuple[str, str]] = []
+    if edit.items is not None:  # defaults echoed back follow the new style and colour
+        previous = [(style, colour) for style, colour in await conn.rows(_ITEM_GARMENTS, order.id)]
+    else:  # the items stay exactly as they are: ids, lines, SKUs and prices
+        kept_items = {}
+        for row in await conn.rows(_ITEM_LINES, order.id):
+            description, quantity, price, code, sku_id, reserved, position, item_id = row[:8]
+            kept.append(
+                NewLine(
+                    description=description, quantity=quantity, unit_price_cents=price,
+                    sku=code, item=position, price_source=PriceSource(row[8]),
+                    breakdown=price_parts.decode(row[9]),
+                )
+            )  # fmt: skip
+            kept_items[position] = item_id
+            if code is not None:
+                kept_skus[code] = (sku_id, reserved)
     codes = sorted({line.sku for line in lines if line.sku is not None})
     plain_skus: dict[str, tuple[int, int]] = {}
     if codes:
@@ -347,7 +374,14 @@ async def _replace_content(
     if unknown:
         raise InvalidFields(unknown)
     content = await order_content.resolve(
-        conn, workspace_id, order.customer["id"], lines=lines, items=items, plain_skus=plain_skus
+        conn,
+        workspace_id,
+        order.customer["id"],
+        lines=lines,
+        items=items,
+        plain_skus=plain_skus | kept_skus,
+        kept=kept,
+        previous=previous,
     )
     totals = compute_totals(content.lines, tax_rate, order.tax_exempt, inclusive=inclusive)
     before = await stock.order_quantities(order.id)

@@ -8,8 +8,9 @@ item itself is kept beside them so it can be shown and edited as a garment.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from models.garments import STANDARD_SIZES, Method, NewImprint, NewItem, StockedSize
+from models.garments import STANDARD_SIZES, Method, NewImprint, NewItem, StockedSize, size_key
 from models.orders.lines import NewLine
 from models.pricing.compute import ItemPrices
 
@@ -29,13 +30,44 @@ def item_errors(item: NewItem, path: str) -> dict[str, list[str]]:
     errors: dict[str, list[str]] = {}
     if not any(quantity > 0 for _, quantity in item.sizes):
         errors[f"{path}.sizes"] = [f"The {path}.sizes field needs at least one size above 0."]
-    labels = {label for label, _ in item.sizes}
-    if len(labels) != len(item.sizes):
-        errors[f"{path}.sizes"] = [f"The {path}.sizes field names a size twice."]
+    for field, labels in (
+        ("sizes", [label for label, _ in item.sizes]),
+        ("size_upcharges_cents", [label for label, _ in item.size_upcharges_cents]),
+    ):
+        errors.update(_one_size_once(labels, f"{path}.{field}"))
     # An upcharge may name a size the item does not order: it is kept for a later edit.
     for index, imprint in enumerate(item.imprints):
         errors.update(imprint_errors(imprint, f"{path}.imprints.{index}"))
     return errors
+
+
+def _one_size_once(labels: Iterable[str], key: str) -> dict[str, list[str]]:
+    """Two labels of one size are refused, naming both as sent."""
+    seen: dict[str, list[str]] = {}
+    for label in labels:
+        seen.setdefault(size_key(label), []).append(label)
+    twice = [group for group in seen.values() if len(group) > 1]
+    if not twice:
+        return {}
+    named = "; ".join(" and ".join(f'"{label}"' for label in group) for group in twice)
+    return {
+        key: [
+            f"The {key} field names one size twice: {named} (sizes are the same whatever "
+            "their case or surrounding spaces)."
+        ]
+    }
+
+
+def trimmed(item: NewItem) -> NewItem:
+    """The item with its size labels as stored: without surrounding spaces (after
+    `item_errors`, which refuses two labels of one size)."""
+    return replace(
+        item,
+        sizes=tuple((label.strip(), quantity) for label, quantity in item.sizes),
+        size_upcharges_cents=tuple(
+            (label.strip(), cents) for label, cents in item.size_upcharges_cents
+        ),
+    )
 
 
 def stock_key(style: str, colour: str) -> tuple[str, str]:
@@ -78,11 +110,14 @@ def stock_errors(
 
 
 def description(item: NewItem, stocked: Sequence[StockedSize] | None) -> str:
-    """As given, else "{brand} {style} {colour}" from the SKUs, else "{style} {colour}"."""
-    if item.description:
-        return item.description
+    """As given, else the default for its style and colour."""
+    return item.description or default_description(item.style, item.colour, stocked)
+
+
+def default_description(style: str, colour: str, stocked: Sequence[StockedSize] | None) -> str:
+    """ "{brand} {style} {colour}" from the SKUs, else "{style} {colour}"."""
     brand = next((sku.brand for sku in stocked or () if sku.brand), "")
-    return " ".join(part for part in (brand, item.style, item.colour) if part)
+    return " ".join(part for part in (brand, style, colour) if part)
 
 
 def setup_description(imprint: NewImprint) -> str:

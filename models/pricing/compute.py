@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from models.errors import InvalidFields
-from models.garments import Method, NewImprint, NewItem, StockedSize
+from models.garments import Method, NewImprint, NewItem, StockedSize, size_key
 from models.money import round_half_up
 from models.pricing.breakdown import (
     ImprintPrice,
@@ -294,12 +294,13 @@ def price_items(
         garments = _garments(item, stocked.get(position), context, path, errors)
         if errors:
             continue
-        upcharges = dict(item.size_upcharges_cents)
-        if not upcharges and context.document is not None:
-            upcharges = dict(context.document.size_upcharges_cents)
+        table = item.size_upcharges_cents
+        if not table and context.document is not None:
+            table = tuple(context.document.size_upcharges_cents.items())
+        upcharges = {size_key(label): cents for label, cents in table}
         for label, garment in garments.items():
             prices.sizes[label] = size_line_price(
-                garment, upcharges.get(label, 0), imprints, discount
+                garment, upcharges.get(size_key(label), 0), imprints, discount
             )
         priced.append(prices)
     if errors:

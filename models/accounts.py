@@ -14,8 +14,9 @@ from decimal import Decimal
 from typing import Any
 
 import msgspec
+from piccolo.query import WhereRaw
 
-from models import clock, db, plans, tokens
+from models import clock, db, emails, plans, tokens
 from models.errors import FieldErrors, InvalidFields, NotFoundError, RuleRefused
 from models.filters import MAX_ID
 from models.pricing import defaults
@@ -245,7 +246,12 @@ async def create_user(*, workspace_id: int, name: str, email: str) -> User:
 
     async def write() -> User:
         await get_workspace(workspace_id)
-        taken = await User.exists().where((User.workspace == workspace_id) & (User.email == email))
+        # One user per address in a workspace, as logging in finds them: ASCII letters in
+        # any case (models/emails.py), so Sam@… is refused beside sam@….
+        taken = await User.exists().where(
+            (User.workspace == workspace_id)
+            & WhereRaw(f"{emails.column_key('email')} = {{}}", emails.key(email))
+        )
         if taken:
             raise InvalidFields({"email": [f"{email} already has a user in this workspace"]})
         now = clock.now()

@@ -7,7 +7,7 @@ import datetime as dt
 
 from piccolo.query import WhereRaw
 
-from models import admin_sessions, login_throttle, passwords
+from models import admin_sessions, emails, login_throttle, passwords
 from models.errors import DomainError
 from models.login_throttle import Refusal
 from models.tables import User
@@ -44,14 +44,15 @@ async def log_in(email: str, password: str, address: str = "") -> str:
 
     The attempt is counted (for the email and for the client `address`) before the password
     is checked, and given back only when the login succeeds. An email may belong to users of
-    several workspaces: the first active one (by id) whose password matches is logged in."""
+    several workspaces: the first active one (by id) whose password matches is logged in. The
+    email's ASCII letters match in any case, nothing else is folded (models/emails.py)."""
     email = email.strip()
     reservation = await login_throttle.reserve(email, address)
     if isinstance(reservation, Refusal):
         raise _throttled(reservation)
     users = (
         await User.select(User.id, User.workspace, User.is_active, User.password_hash)
-        .where(WhereRaw("lower(email) = {}", email.lower()))
+        .where(WhereRaw(f"{emails.column_key('email')} = {{}}", emails.key(email)))
         .order_by(User.id)
         if email and len(email) <= 254 and "\x00" not in email
         else []

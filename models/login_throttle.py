@@ -19,7 +19,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 
-from models import clock, db, statements
+from models import clock, db, emails, statements
 from models.tables import FailedLogin
 
 MAX_PER_EMAIL = 10
@@ -37,8 +37,9 @@ class Refusal:
 
 
 def email_key(email: str) -> str:
-    # NUL cannot be stored in PostgreSQL text, and an overlong email is still one email.
-    return email.strip().lower().replace("\x00", "")[:254]
+    # One counter per address as logging in finds users (models/emails.py). NUL cannot be
+    # stored in PostgreSQL text, and an overlong email is still one email.
+    return emails.key(email.strip()).replace("\x00", "")[:254]
 
 
 def address_key(address: str) -> str:

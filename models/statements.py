@@ -53,6 +53,7 @@ StatementListener = Callable[[str, Sequence[Any]], None]
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 _ANY = re.compile(r"= ANY\((\$\d+)\)")
 _UTC_TEXT = re.compile(r"UTC_TEXT\(([\w.\"]+)\)")
+_ASCII_LOWER = re.compile(r"ASCII_LOWER\(([\w.\"]+)\)")
 _ROW_LOCK = re.compile(
     r" FOR (?:NO KEY )?UPDATE(?: OF [\w, ]+?)?(?: SKIP LOCKED| NOWAIT)?(?=[ )]|$)"
 )
@@ -73,15 +74,20 @@ class Sql:
     SQLite returns the fixed-width text it stores, which `iso()` slices.
 
     A row lock (`FOR UPDATE [OF t] [SKIP LOCKED]`) is PostgreSQL's only: SQLite's write
-    transaction already locks the whole database, so its form leaves the clause out."""
+    transaction already locks the whole database, so its form leaves the clause out.
+
+    `ASCII_LOWER(column)` lower-cases A-Z only (models/emails.py): PostgreSQL's lower() under
+    the "C" collation, SQLite's own lower()."""
 
     __slots__ = ("has_list", "postgres", "reads", "sqlite")
 
     def __init__(self, text: str) -> None:
         text = " ".join(text.split())
-        self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, text)
+        postgres = _ASCII_LOWER.sub(r'lower(\1 COLLATE "C")', text)
+        self.postgres = _UTC_TEXT.sub(_PG_UTC_TEXT, postgres)
         self.has_list = _ANY.search(text) is not None
         self.reads = db.is_plain_read(text)
+        text = _ASCII_LOWER.sub(r"lower(\1)", text)
         sqlite = _ANY.sub(r"IN (SELECT value FROM json_each(\1))", _UTC_TEXT.sub(r"\1", text))
         self.sqlite = _PLACEHOLDER.sub(r"?\1", _ROW_LOCK.sub("", sqlite))
 

@@ -11,7 +11,7 @@ from typing import Literal, NamedTuple
 
 import msgspec
 
-from models import statements
+from models import emails, statements
 from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.stages import OPEN_STAGES
 from models.statements import Select, Sql, Stamp
@@ -129,8 +129,9 @@ ADDRESSES = Select(
     ORDER BY is_default DESC, id
     """,
 )
-# Customers with a contact of that email ($n), compared in lower case: emails are ASCII.
-_EMAIL = "EXISTS (SELECT 1 FROM contacts e WHERE e.customer = c.id AND LOWER(e.email) = LOWER({}))"
+# Customers with a contact of that email ($n, as models/emails.py `key` has it): ASCII letters
+# in any case, nothing else folded.
+_EMAIL = "EXISTS (SELECT 1 FROM contacts e WHERE e.customer = c.id AND ASCII_LOWER(e.email) = {})"
 
 
 @functools.cache
@@ -175,14 +176,14 @@ async def list_customers(
 ) -> tuple[int, list[CustomerListRow], dict[int, tuple[int, int]]]:
     """Total, one page of customer rows (by name, then id), and customer id → (orders in
     any stage, open orders) for the customers of the page that have orders. `email` and
-    `external_ref` match exactly (the email in any case)."""
+    `external_ref` match exactly (the email's ASCII letters in any case)."""
     search = search or None  # an empty search does not filter
     if search is not None and cannot_match(search, MAX_NAME):
         return 0, [], {}
-    if (email is not None and len(email) > MAX_EMAIL) or (
+    if (email is not None and cannot_match(email, MAX_EMAIL)) or (
         external_ref is not None and len(external_ref) > MAX_EXTERNAL_REF
     ):
-        return 0, [], {}  # longer than the column: nothing can match
+        return 0, [], {}  # NUL, or longer than the column: nothing can match
     count, page = list_statements(
         search is not None, updated_since is not None, email is not None, external_ref is not None
     )
@@ -192,7 +193,7 @@ async def list_customers(
     if updated_since is not None:
         args.append(updated_since)
     if email is not None:
-        args.append(email)
+        args.append(emails.key(email))
     if external_ref is not None:
         args.append(external_ref)
     async with statements.connection() as reader:

@@ -374,3 +374,24 @@ async def test_the_command_line_and_the_admins_functions_record_the_same_events(
     assert added.code == 0, added.err
     assert await event_names(customer_id) == ["customer.created", "customer.updated"]
     assert await Customer.count().where(Customer.workspace == ws.id) == 1
+
+
+async def test_the_email_filter_folds_ascii_letters_only(client):
+    """PostgreSQL's LOWER() folds the Kelvin sign to "k" and "ǅ" to "ǆ": neither matches."""
+    ws, _, _ = await factories.account()
+    contact = {"name": "Kate", "email": "kate@example.com"}
+    kate = await create(client, ws, name="K", contacts=[contact])
+    old = await factories.customer(ws, "Old")  # an address stored before emails were checked
+    await factories.contact(old, email="\u01c5o@example.com")
+    auth = await factories.caller(ws)
+
+    async def ids(email: str) -> list[int]:
+        response = await client.get("/api/v1/customers", params={"email": email}, headers=auth)
+        assert response.status_code == 200, response.text
+        return [row["id"] for row in response.json()["data"]]
+
+    assert await ids("KATE@Example.com") == [kate["id"]]
+    assert await ids("\u212aate@example.com") == []  # the Kelvin sign
+    assert await ids("\u01c6o@example.com") == []  # ǆ
+    assert await ids("\u01c5O@EXAMPLE.COM") == [old.id]
+    assert await ids("kate@example.com\x00") == []

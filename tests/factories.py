@@ -167,6 +167,7 @@ async def order(
         subtotal_cents=subtotal,
         tax_cents=tax,
         total_cents=subtotal + tax,
+        tax_rate=fields.pop("tax_rate", Decimal(20)),
         created_at=created,
         updated_at=fields.pop("updated_at", created),
         **fields,

@@ -30,6 +30,7 @@ from models.orders.lines import (
     FIRST_STAGE,
     NewLine,
     Totals,
+    applied_rate,
     compute_totals,
     local_midnight,
 )
@@ -63,9 +64,9 @@ _ORDER_INSERT = statements.Sql(
     INSERT INTO orders (workspace, customer, number, number_year, number_seq, stage, substage,
         due_by, dispatched_at, carrier, tracking_number, currency, subtotal_cents, tax_cents,
         total_cents, notes, external_ref, stock_consumed, created_at, updated_at, ship_to,
-        prices_include_tax)
+        prices_include_tax, tax_rate)
     VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, NULL, NULL, NULL, $8, $9, $10, $11, $12, $13,
-        $14, $15, $15, $16, $17)
+        $14, $15, $15, $16, $17, $18)
     RETURNING id
     """
 )
@@ -287,6 +288,7 @@ async def create(
                 now,
                 ship_to_rules.encode(shipping),
                 inclusive,
+                applied_rate(locked.tax_rate, tax_exempt),
             )
             if inserted is None:
                 raise RuntimeError("INSERT INTO orders returned no id")

@@ -44,7 +44,7 @@ from models.filters import MAX_ID
 from models.garments import NewItem
 from models.orders import content as order_content
 from models.orders import ship_to as ship_to_rules
-from models.orders.lines import NewLine, compute_totals, local_midnight
+from models.orders.lines import NewLine, applied_rate, compute_totals, local_midnight
 from models.orders.queries import Precondition, check_precondition
 from models.pricing import breakdown as price_parts
 from models.pricing.breakdown import PriceSource
@@ -147,7 +147,7 @@ _UPDATE = statements.Sql(
     """
     UPDATE orders SET due_by = $2, notes = $3, external_ref = $4, subtotal_cents = $5,
         tax_cents = $6, total_cents = $7, revision = revision + 1, updated_at = $8, ship_to = $9,
-        prices_include_tax = $10
+        prices_include_tax = $10, tax_rate = COALESCE($11, tax_rate)
     WHERE id = $1
     """
 )
@@ -280,18 +280,21 @@ async def edit_order(
                 if isinstance(edit.prices_include_tax, Keep)
                 else edit.prices_include_tax
             )
+            rate = None  # kept, as the totals are, unless the content is priced again
             if edit.changes_content:
                 totals = await _replace_content(
                     conn, workspace_id, order, edit, tax_rate, inclusive, now=now, actor=actor
                 )
+                rate = applied_rate(tax_rate, order.tax_exempt)
             else:
                 totals_row = await conn.row(_TOTALS, order_id)
                 if totals_row is None:
                     raise NotFoundError("Order not found")
                 totals = (int(totals_row[0]), int(totals_row[1]), int(totals_row[2]))
             await conn.rows(
-                _UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping, inclusive
-            )
+                _UPDATE, order_id, due_by, notes, external_ref, *totals, now, shipping, inclusive,
+                rate,
+            )  # fmt: skip
             changed = edit.given()
             await conn.rows(
                 _RECORD, workspace_id, order_id, order.revision + 1,

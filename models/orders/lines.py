@@ -66,6 +66,12 @@ def compute_totals(
     return Totals(line_totals, amount, tax, amount + tax)
 
 
+def applied_rate(tax_rate: Decimal, tax_exempt: bool) -> Decimal:
+    """The rate an order's tax is computed at, kept with its totals (`orders.tax_rate`): the
+    workspace's, 0 for a tax-exempt customer."""
+    return Decimal(0) if tax_exempt else tax_rate
+
+
 def local_midnight(day: dt.date, timezone: str) -> dt.datetime:
     """`due_by` is stored as 00:00 of its date in the workspace time zone."""
     return dt.datetime.combine(day, dt.time(), tzinfo=ZoneInfo(timezone))

@@ -1,17 +1,16 @@
 """Proofs: the files staff upload for an order's artwork, kept in the database, and the link
-each one is emailed with (a random token, stored only as its SHA-256 digest, valid 30 days,
-for that one version). Answers through the link are models/proof_answers.py."""
+each one is emailed with (a token of models/link_tokens.py, valid 30 days, for that one
+version). Answers through the link are models/proof_answers.py."""
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from models import db
+from models import db, link_tokens
 from models.errors import UNSTORABLE_TEXT, InvalidFields, normalise_newlines, storable
 from models.file_names import safe_file_name
 from models.filters import MAX_ID
@@ -24,7 +23,6 @@ MAX_BYTES = 10 * 1024 * 1024
 UPLOAD_BODY_BYTES = MAX_BYTES + 2 * 1024 * 1024
 MAX_NOTE = 2_000
 LINK_DAYS = 30
-TOKEN_BYTES = 24  # 192 bits
 # What a proof may be, told by its first bytes (never by its name or the browser's word).
 MAGIC = (
     (b"%PDF-", "application/pdf"),
@@ -99,10 +97,6 @@ def check_file(file_name: str, data: bytes, note: str = "") -> ProofFile:
     return ProofFile(file_name=name, content_type=content_type, data=data, note=note)
 
 
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 async def store(
     *,
     workspace_id: int,
@@ -114,7 +108,7 @@ async def store(
 ) -> str:
     """Keep the file as `version` of the order's artwork; returns the customer's link token
     (shown nowhere else: only its digest is stored)."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = link_tokens.new_token()
     await ArtworkProof(
         workspace=workspace_id,
         order=order_id,
@@ -127,7 +121,7 @@ async def store(
         note=file.note,
         created_by=user_id,
         created_at=now,
-        token_digest=digest(token),
+        token_digest=link_tokens.digest(token),
         token_expires_at=now + dt.timedelta(days=LINK_DAYS),
     ).save()
     return token
@@ -230,7 +224,7 @@ def _aware(value: dt.datetime) -> dt.datetime:
 
 async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link | None:
     """The link `token` opens, or None for an unknown (or altered) token."""
-    if not 20 <= len(token) <= 100:
+    if not link_tokens.plausible(token):
         return None
     query = ArtworkProof.select(
         ArtworkProof.id,
@@ -247,7 +241,7 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
         ArtworkProof.answered_at,
         ArtworkProof.answered_name,
         ArtworkProof.customer_comment,
-    ).where(ArtworkProof.token_digest == digest(token))
+    ).where(ArtworkProof.token_digest == link_tokens.digest(token))
     row = await query.first()
     if row is None:
         return None
@@ -307,11 +301,14 @@ async def find_link(token: str, now: dt.datetime, *, lock: bool = False) -> Link
 async def link_file(token: str, now: dt.datetime) -> dict[str, Any] | None:
     """The file of the link's proof (for the customer's page) while the link is valid: an
     answered or superseded proof stays viewable, an expired link shows nothing."""
-    if not 20 <= len(token) <= 100:
+    if not link_tokens.plausible(token):
         return None
     row: dict[str, Any] | None = await (
         ArtworkProof.select(ArtworkProof.file_name, ArtworkProof.content_type, ArtworkProof.data)
-        .where(ArtworkProof.token_digest == digest(token), ArtworkProof.token_expires_at > now)
+        .where(
+            ArtworkProof.token_digest == link_tokens.digest(token),
+            ArtworkProof.token_expires_at > now,
+        )
         .first()
     )
     return row

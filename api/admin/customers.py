@@ -18,6 +18,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.forms import form, in_words, text, whole_number
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
@@ -90,17 +91,18 @@ class CustomerController(Controller):
         customer_id: int | None = None,
         errors: dict[str, list[str]] | None = None,
         message: str = "",
+        once: str = "",
     ) -> Template:
         return page(
             request, "customer_form.html", status_code=422 if errors or message else 200,
             here="customers", title="Edit customer" if customer_id else "New customer",
             typed=typed, customer_id=customer_id, errors=errors or {}, message=message,
-            payment_terms=PAYMENT_TERMS,
+            payment_terms=PAYMENT_TERMS, once=once,
         )  # fmt: skip
 
     @get("/new")
     async def new_customer(self, request: Request[Any, Any, Any]) -> Template:
-        return self._form(request, typed=dict(EMPTY))
+        return self._form(request, typed=dict(EMPTY), once=new_token())
 
     @post("/", status_code=303)
     async def create_customer(self, request: Request[Any, Any, Any]) -> Template | Redirect:
@@ -124,20 +126,24 @@ class CustomerController(Controller):
         }
         try:
             if customer_id is None:
-                row = await records.create_customer(slug=_optional(typed["slug"]), **values)
-            else:
-                row = await records.update_customer(
-                    customer_id=customer_id, slug=typed["slug"], **values
+
+                async def create() -> Created:
+                    row = await records.create_customer(slug=_optional(typed["slug"]), **values)
+                    return Created(f"{PREFIX}/customers/{row.id}", row.name)
+
+                return await create_once(
+                    request, fields, create, created=lambda c: f"The customer {c.name} was added."
                 )
+            await records.update_customer(customer_id=customer_id, slug=typed["slug"], **values)
         except InvalidFields as invalid:
             errors = in_words(invalid.errors, LABELS)
-            return self._form(request, typed=typed, customer_id=customer_id, errors=errors)
-        notice = (
-            f"The customer {row.name} was added."
-            if customer_id is None
-            else "The customer's details were saved."
+            once = token_of(fields) if customer_id is None else ""
+            return self._form(
+                request, typed=typed, customer_id=customer_id, errors=errors, once=once
+            )
+        return await flash.redirect(
+            request, f"{PREFIX}/customers/{customer_id}", "The customer's details were saved."
         )
-        return await flash.redirect(request, f"{PREFIX}/customers/{row.id}", notice)
 
     @get("/{customer_id:int}")
     async def show_customer(

@@ -17,6 +17,7 @@ from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
 from api.admin.item_forms import for_display
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.order_forms import (
     PRICES_INCLUDE_TAX,
     STAGE_NAMES,
@@ -151,13 +152,14 @@ class OrderController(Controller):
             "customer": request.query_params.get("customer", ""),
             PRICES_INCLUDE_TAX: "1" if workspace.prices_include_tax else "0",
         })  # fmt: skip
-        return await self._new_form(request, typed=typed)
+        return await self._new_form(request, typed=typed, once=new_token())
 
     async def _new_form(
         self,
         request: Request[Any, Any, Any],
         *,
         typed: dict[str, Any],
+        once: str,
         status_code: int = 200,
         errors: dict[str, list[str]] | None = None,
         message: str | None = None,
@@ -172,7 +174,7 @@ class OrderController(Controller):
             form_url=_url("/orders/new"), preview_url=PREVIEW_URL, preview=preview, money=money,
             save_label="Create order anyway" if past_due else "Create order",
             back_url=_url("/orders"), back_label="Back to the orders", edited=None,
-            message=message,
+            message=message, once=once,
         )  # fmt: skip
 
     async def _form_context(
@@ -214,37 +216,46 @@ class OrderController(Controller):
     async def _create(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         fields = await form(request)
         typed = typed_order(fields)
+        once = token_of(fields)  # kept while the form is shown again: api/admin/once.py
         action = text(fields, "action") or "save"
         if action == PRICES:  # without script: the form again, with its running total
             preview = await price_preview(request, typed, None)
-            return await self._new_form(request, typed=typed, preview=preview)
+            return await self._new_form(request, typed=typed, once=once, preview=preview)
         if action != "save":  # a row added or removed, sizes shown: the form again
             typed, focus = after_action(action, typed)
-            return await self._new_form(request, typed=typed, focus=focus)
+            return await self._new_form(request, typed=typed, once=once, focus=focus)
         typed = filled(typed)
         try:
             body = order_request(typed)
             past = unconfirmed_past_due(typed, body.due_by, request.user.timezone)
             if past is not None:  # a second click saves it
-                return await self._new_form(request, typed=typed, status_code=422, past_due=past)
-            created = await creating.create(
-                workspace_id=request.user.workspace_id, customer_id=body.customer_id,
-                lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
-                notes=body.notes or "", external_ref=body.external_ref,
-                prices_include_tax=body.prices_include_tax, actor=_actor(request),
-            )  # fmt: skip
+                return await self._new_form(
+                    request, typed=typed, once=once, status_code=422, past_due=past
+                )
+
+            async def create() -> Created:
+                made = await creating.create(
+                    workspace_id=request.user.workspace_id, customer_id=body.customer_id,
+                    lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
+                    notes=body.notes or "", external_ref=body.external_ref,
+                    prices_include_tax=body.prices_include_tax, actor=_actor(request),
+                )  # fmt: skip
+                number = made.order.number
+                return Created(_url(f"/orders/{number}"), number)
+
+            return await create_once(
+                request, fields, create, created=lambda order: f"Order {order.name} created."
+            )
         except InvalidFields as invalid:
             shown = form_errors(invalid.errors, typed)
             return await self._new_form(
-                request, typed=typed, status_code=422, message=summary(shown),
+                request, typed=typed, once=once, status_code=422, message=summary(shown),
                 errors=shown,
             )  # fmt: skip
         except DomainError as refused:  # the plan's open-order limit
             return await self._new_form(
-                request, typed=typed, status_code=422, message=refused.message
+                request, typed=typed, once=once, status_code=422, message=refused.message
             )
-        number = created.order.number
-        return await flash.redirect(request, _url(f"/orders/{number}"), f"Order {number} created.")
 
     @get("/{ref:str}/edit")
     async def edit_order_form(self, request: Request[Any, Any, Any], ref: OrderRef) -> Template:

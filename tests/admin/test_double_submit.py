@@ -1,0 +1,108 @@
+"""A create form sent twice makes one record: the second submit of the same form (a double
+click, a reload of the POST, Back and Save again) opens what the first made, "Already
+created: …", also when both arrive at once; a submit refused for its fields frees the form's
+token, so the corrected form saves."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import httpx
+
+from models.tables import Customer, Order
+from tests import factories
+from tests.admin.conftest import Shop
+from tests.admin.support import csrf_of
+
+ONCE = re.compile(r'name="once" value="([^"]+)"')
+
+
+async def _form(client: httpx.AsyncClient, page: str) -> dict[str, str]:
+    opened = await client.get(page)
+    assert opened.status_code == 200, opened.status_code
+    token = ONCE.search(opened.text)
+    assert token, "the form carries its one-time token"
+    return {"_csrf_token": csrf_of(opened), "once": token.group(1)}
+
+
+def _order(customer_id: int) -> dict[str, str]:
+    return {
+        "customer": str(customer_id),
+        "lines-0-description": "Front print",
+        "lines-0-quantity": "10",
+        "lines-0-unit_price": "4.50",
+    }
+
+
+async def test_a_new_order_form_sent_twice_makes_one_order(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws)
+    sent = {**await _form(shop.client, "/admin/orders/new"), **_order(customer.id)}
+    first = await shop.client.post("/admin/orders/new", data=sent)
+    assert first.status_code == 303, first.text
+    again = await shop.client.post("/admin/orders/new", data=sent)
+    assert again.status_code == 303
+    assert again.headers["location"] == first.headers["location"]
+    assert await Order.count() == 1
+    number = (await Order.select(Order.number).first() or {})["number"]
+    shown = await shop.client.get(again.headers["location"])
+    assert f"Already created: {number}." in shown.text
+    # A new form is a new order.
+    other = {**await _form(shop.client, "/admin/orders/new"), **_order(customer.id)}
+    assert (await shop.client.post("/admin/orders/new", data=other)).status_code == 303
+    assert await Order.count() == 2
+
+
+async def test_two_submits_at_once_make_one_order(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws)
+    sent = {**await _form(shop.client, "/admin/orders/new"), **_order(customer.id)}
+    answers = await asyncio.gather(
+        *(shop.client.post("/admin/orders/new", data=sent) for _ in range(4))
+    )
+    assert [a.status_code for a in answers] == [303] * 4
+    assert len({a.headers["location"] for a in answers}) == 1
+    assert await Order.count() == 1
+
+
+async def test_a_refused_submit_frees_the_token_for_the_corrected_form(shop: Shop) -> None:
+    customer = await factories.customer(shop.ws)
+    sent = {**await _form(shop.client, "/admin/orders/new"), **_order(customer.id)}
+    refused = await shop.client.post("/admin/orders/new", data={**sent, "lines-0-quantity": "-1"})
+    assert refused.status_code == 422
+    assert f'name="once" value="{sent["once"]}"' in refused.text  # the same form, shown again
+    saved = await shop.client.post("/admin/orders/new", data=sent)
+    assert saved.status_code == 303
+    assert await Order.count() == 1
+
+
+async def test_a_new_customer_form_sent_twice_makes_one_customer(shop: Shop) -> None:
+    sent = {
+        **await _form(shop.client, "/admin/customers/new"),
+        "name": "Hop & Barley",
+        "payment_terms": "net_30",
+    }
+    first = await shop.client.post("/admin/customers/", data=sent)
+    again = await shop.client.post("/admin/customers/", data=sent)
+    assert first.status_code == again.status_code == 303, first.text
+    assert again.headers["location"] == first.headers["location"]
+    assert await Customer.count().where(Customer.workspace == shop.ws.id) == 1
+    shown = await shop.client.get(again.headers["location"])
+    assert "Already created: Hop &amp; Barley." in shown.text
+
+
+async def test_another_staff_members_token_is_not_theirs(shop: Shop, app) -> None:
+    """Tokens belong to the staff member who opened the form: another's submit with it
+    creates its own record (it cannot open the first one's)."""
+    customer = await factories.customer(shop.ws)
+    sent = {**await _form(shop.client, "/admin/orders/new"), **_order(customer.id)}
+    assert (await shop.client.post("/admin/orders/new", data=sent)).status_code == 303
+    from tests.admin.support import log_in, member
+
+    colleague = await member(shop.ws, role="staff")
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as other:
+        assert (await log_in(other, colleague.email)).status_code == 303
+        theirs = {**await _form(other, "/admin/orders/new"), "once": sent["once"]}
+        answer = await other.post("/admin/orders/new", data={**theirs, **_order(customer.id)})
+    assert answer.status_code == 303
+    assert await Order.count() == 2

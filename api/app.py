@@ -21,7 +21,7 @@ from api.controllers.artwork import ArtworkController
 from api.controllers.customers import CustomerController
 from api.controllers.events import EventController
 from api.controllers.inventory import InventoryController
-from api.controllers.invoices import InvoiceController
+from api.controllers.invoices import InvoiceController, PaymentController
 from api.controllers.me import MeController
 from api.controllers.orders import OrderController
 from api.controllers.pricing import PricingController
@@ -91,6 +91,7 @@ def create_app() -> Litestar:
             OrderController,
             ArtworkController,
             InvoiceController,
+            PaymentController,
             InventoryController,
             PricingController,
             EventController,

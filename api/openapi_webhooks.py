@@ -54,6 +54,7 @@ EXAMPLE_IDS = {
     "customer.created": "5b8d0f2e-4a6c-4d9b-9e3f-2a5b7c9d1f4e",
     "customer.updated": "6c9e1a3f-5b7d-4e0c-8f4a-3b6c8d0e2a5f",
     "invoice.payment_received": "7d0f2b4a-6c8e-4f1d-9a5b-4c7d9e1f3b6a",
+    "payment.voided": "8e1a3c5b-7d9f-4a2e-8b6c-5d8e0a2f4c7b",
 }
 SENT_WHEN = {
     "order.stage_changed": "An order moved to any stage other than `dispatched` (API or operator).",
@@ -69,6 +70,9 @@ SENT_WHEN = {
     "customer.updated": "A customer's details changed.",
     "invoice.payment_received": "A payment was recorded against an invoice; `balance_cents` "
     "is what is left to pay (0: the invoice is paid, and `invoice.paid` follows).",
+    "payment.voided": "An owner voided a payment (a bounced cheque, a refund, the wrong "
+    "invoice): it no longer counts, its amount is back in `balance_cents`, and a paid invoice is "
+    "`issued` again (`invoice_status`).",
     "webhook.test": "An owner sent a test event to this one subscription (the admin's button or "
     "`pressline webhook test`), whatever its event list; its result does not change the "
     "failure count.",
@@ -109,6 +113,23 @@ def _fields(name: str) -> dict[str, Any]:
             reference="BACS 2211",
             paid_cents=5000,
             balance_cents=9400,
+            currency="GBP",
+        )
+    if name == "payment.voided":
+        return outbox.voided_fields(
+            invoice_id=31,
+            invoice_number="INV-2026-0031",
+            invoice_status="issued",
+            order_id=1042,
+            order_number="ORD-2026-0042",
+            customer_id=17,
+            payment_id=9,
+            amount_cents=5000,
+            method="cheque",
+            reference="Cheque 000417",
+            reason="Cheque returned unpaid by the bank",
+            paid_cents=0,
+            balance_cents=14400,
             currency="GBP",
         )
     if name.startswith("order."):

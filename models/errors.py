@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     EXTERNAL_REF_TAKEN = "external_ref_taken"
     INVOICE_NOT_PAYABLE = "invoice_not_payable"
     OVERPAYMENT = "overpayment"
+    PAYMENT_ALREADY_VOIDED = "payment_already_voided"
     RULE_REFUSED = "rule_refused"
     BAD_REQUEST = "bad_request"
     METHOD_NOT_ALLOWED = "method_not_allowed"

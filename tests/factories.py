@@ -15,6 +15,7 @@ from models.tables import (
     Invoice,
     Order,
     OrderLine,
+    Payment,
     PriceList,
     Sku,
     StageChange,
@@ -222,4 +223,24 @@ async def invoice(o: Order, *, status: str = "issued", total: int | None = None)
         paid_cents=(o.total_cents if total is None else total) if status == "paid" else 0,
     )
     await row.save()
+    return row
+
+
+async def payment(inv: Invoice, amount: int = 100, **fields: Any) -> Payment:
+    """A payment of `amount` against an issued invoice, counted in its `paid_cents`, recorded by
+    an operator."""
+    values: dict[str, Any] = {
+        "workspace": inv.workspace,
+        "invoice": inv.id,
+        "amount_cents": amount,
+        "method": "cash",
+        "paid_at": clock.now(),
+        "actor_kind": "operator",
+    }
+    values.update(fields)
+    row = Payment(**values)
+    await row.save()
+    await Invoice.update({Invoice.paid_cents: Invoice.paid_cents + amount}).where(
+        Invoice.id == inv.id
+    )
     return row

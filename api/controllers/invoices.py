@@ -1,5 +1,6 @@
-"""Invoices: list (newest first, 50 a page), detail with payments, and recording a payment.
-The rules are models/invoices/payments.py's."""
+"""Invoices: list (newest first, 50 a page), detail with payments, recording a payment, and
+voiding one (an owner's token). The rules are models/invoices/payments.py's and
+voiding.py's."""
 
 from __future__ import annotations
 
@@ -9,30 +10,32 @@ import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.openapi import ResponseSpec
 from litestar.params import Body, PathParameter
-from litestar.status_codes import HTTP_201_CREATED
+from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from api import etags
 from api.auth import Principal
 from api.controllers.orders import WRITE_RESPONSES
-from api.errors import NotFound
+from api.errors import Forbidden, NotFound
 from api.etags import ETAG_RESPONSE_HEADER, IfNoneMatchHeader
 from api.idempotency import REPLAYED_RESPONSE_HEADER, IdempotencyKeyHeader, Outcome, respond
-from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES
+from api.openapi import COMMON_RESPONSES, ONE_RECORD_RESPONSES, error_response
 from api.pagination import offset, page_envelope
 from api.params import query_operation
-from api.schemas.common import Page
+from api.schemas.common import ErrorBody, Page
 from api.schemas.invoices import (
     InvoiceDetail,
     InvoiceListQuery,
     InvoiceSummary,
     PaymentCreate,
     PaymentReceipt,
+    PaymentVoid,
     invoice_bodies,
     invoice_detail_body,
 )
 from api.validation import StrictBody, parse_query
 from models.actors import Actor
-from models.invoices import payments, queries
+from models.errors import ErrorCode
+from models.invoices import payments, queries, voiding
 
 PER_PAGE = 50
 
@@ -40,6 +43,8 @@ InvoiceId = Annotated[
     int,
     PathParameter(description="Numeric invoice id (numbers like INV-… are not accepted)"),
 ]
+PaymentId = Annotated[int, PathParameter(description="Numeric payment id (an invoice's payments)")]
+OWNERS_ONLY = "Only an owner's token can void a payment."
 
 
 class InvoiceController(Controller):
@@ -135,3 +140,62 @@ class InvoiceController(Controller):
             return Outcome(status=HTTP_201_CREATED, body=msgspec.json.encode(receipt))
 
         return await respond(request, idempotency_key, pay)
+
+
+class PaymentController(Controller):
+    path = "/payments"
+    tags = ["Invoices"]
+
+    @post(
+        "/{payment_id:int}/void",
+        summary="Void a payment (an owner's token): its invoice's balance comes back",
+        status_code=HTTP_200_OK,
+        responses={
+            **WRITE_RESPONSES,
+            **ONE_RECORD_RESPONSES,
+            403: error_response(
+                ErrorBody,
+                "The token's user is deactivated, or not an owner",
+                {"not an owner": {"message": OWNERS_ONLY, "code": ErrorCode.FORBIDDEN}},
+            ),
+        },
+        response_headers=[REPLAYED_RESPONSE_HEADER],
+        dto=StrictBody[PaymentVoid],
+        return_dto=None,
+    )
+    async def void_payment(
+        self,
+        request: Request[Principal, int, Any],
+        payment_id: PaymentId,
+        data: Annotated[
+            PaymentVoid,
+            Body(
+                description=(
+                    "Why the payment is voided. The payment keeps its place in the invoice's "
+                    "`payments` with `voided_at` and `void_reason`, and no longer counts: "
+                    "`paid_cents` drops by its amount, and a paid invoice is issued again "
+                    "(`paid_at` null). A payment already voided answers 422 "
+                    f"`{ErrorCode.PAYMENT_ALREADY_VOIDED}`. Event: `payment.voided`."
+                )
+            ),
+        ],
+        idempotency_key: IdempotencyKeyHeader = None,
+    ) -> Response[InvoiceDetail]:
+        principal = request.user
+        if principal.role != "owner":
+            raise Forbidden(OWNERS_ONLY)
+
+        async def void() -> Outcome:
+            voided = await voiding.void_payment(
+                workspace_id=principal.workspace_id,
+                payment_id=payment_id,
+                reason=data.reason,
+                actor=Actor.token(principal.token_id, principal.user_id),
+            )
+            rows = await queries.get_invoice(principal.workspace_id, voided.invoice_id)
+            if rows is None:  # the void's own transaction: it is there
+                raise NotFound("Invoice not found")
+            body = msgspec.json.encode(invoice_detail_body(rows))
+            return Outcome(status=HTTP_200_OK, body=body)
+
+        return await respond(request, idempotency_key, void)

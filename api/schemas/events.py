@@ -32,6 +32,7 @@ EventType = Literal[
     "customer.created",
     "customer.updated",
     "invoice.payment_received",
+    "payment.voided",
 ]
 
 EventId = Annotated[
@@ -200,6 +201,31 @@ class PaymentReceived(Schema, tag_field="event", tag="invoice.payment_received")
     currency: str
 
 
+class PaymentVoided(Schema, tag_field="event", tag="payment.voided"):
+    """An owner voided a payment: it no longer counts, and its invoice's balance came back."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    workspace_id: WorkspaceId
+    invoice_id: int
+    invoice_number: str
+    invoice_status: Annotated[
+        InvoiceStatus,
+        msgspec.Meta(description="After the void: `issued` again when the invoice was paid"),
+    ]
+    order_id: OrderId
+    order_number: str
+    customer_id: int
+    payment_id: int
+    amount_cents: Annotated[int, msgspec.Meta(description="The voided payment's amount")]
+    method: str
+    reference: str | None
+    reason: Annotated[str, msgspec.Meta(description="Why it was voided, as typed")]
+    paid_cents: Annotated[int, msgspec.Meta(description="Paid so far, without this payment")]
+    balance_cents: Annotated[int, msgspec.Meta(description="Left to pay")]
+    currency: str
+
+
 WebhookBody = (
     OrderStageChanged
     | OrderDispatched
@@ -212,6 +238,7 @@ WebhookBody = (
     | CustomerCreated
     | CustomerUpdated
     | PaymentReceived
+    | PaymentVoided
 )
 WEBHOOK_BODIES: dict[str, type[Schema]] = {
     "order.stage_changed": OrderStageChanged,
@@ -225,6 +252,7 @@ WEBHOOK_BODIES: dict[str, type[Schema]] = {
     "customer.created": CustomerCreated,
     "customer.updated": CustomerUpdated,
     "invoice.payment_received": PaymentReceived,
+    "payment.voided": PaymentVoided,
 }
 
 

@@ -4,16 +4,17 @@ and the `GET /invoices` query parameters."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
 from api.params import PageNumber, UpdatedSince
-from models.field_rules import ONE_LINE
+from models.field_rules import NOT_BLANK, ONE_LINE
 from models.filters import MAX_ID
 from models.invoices.payments import MAX_REFERENCE
 from models.invoices.queries import InvoiceRow, InvoiceRows, PaymentRow
 from models.invoices.status import InvoiceStatus, PaymentMethod
+from models.invoices.voiding import MAX_REASON
 from models.schemas.common import Timestamp, UpdatedAt
 from models.schemas.orders import CustomerRef
 from models.statements import iso, iso_or_none
@@ -64,6 +65,19 @@ class Payment(Schema):
         str | None, msgspec.Meta(description="The payer's or the bank's reference, or null")
     ]
     paid_at: Annotated[Timestamp, msgspec.Meta(description="When the money was received")]
+    voided_at: (
+        Annotated[
+            Timestamp,
+            msgspec.Meta(
+                description="When an owner voided it (it no longer counts towards paid_cents); "
+                "null while it counts"
+            ),
+        ]
+        | None
+    )
+    void_reason: Annotated[
+        str | None, msgspec.Meta(description="Why it was voided, as typed; null while it counts")
+    ]
 
 
 class InvoiceSummary(Schema):
@@ -79,7 +93,9 @@ class InvoiceSummary(Schema):
     order: OrderRef
     customer: CustomerRef
     total_cents: int
-    paid_cents: Annotated[int, msgspec.Meta(description="The sum of the payments")]
+    paid_cents: Annotated[
+        int, msgspec.Meta(description="The sum of the payments, voided ones left out")
+    ]
     balance_cents: Annotated[
         int,
         msgspec.Meta(description="total_cents minus paid_cents: what a payment may be, at most"),
@@ -150,6 +166,22 @@ class PaymentCreate(Input):
     ) = None
 
 
+class PaymentVoid(Input):
+    """`POST /payments/{id}/void`: why the payment is voided."""
+
+    noun: ClassVar[str] = "a void"
+
+    reason: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=MAX_REASON,
+            pattern=NOT_BLANK,
+            description="Why (a bounced cheque, a refunded charge, the wrong invoice): one "
+            "line, 1 to 500 characters; spaces around it are trimmed",
+        ),
+    ]
+
+
 def invoice_body(row: InvoiceRow) -> InvoiceSummary:
     return InvoiceSummary(
         id=row.id,
@@ -180,6 +212,8 @@ def payment_body(row: PaymentRow) -> Payment:
         method=PaymentMethod(row.method),
         reference=row.reference,
         paid_at=iso(row.paid_at),
+        voided_at=iso_or_none(row.voided_at),
+        void_reason=row.void_reason,
     )
 
 

@@ -60,7 +60,9 @@ class PaidTooEarly(InvalidFields):
         super().__init__({"paid_at": ["The paid_at field must not be before 1970-01-01."]})
 
 
-class _Locked(msgspec.Struct, array_like=True, frozen=True):
+class Locked(msgspec.Struct, array_like=True, frozen=True):
+    """An invoice as a payment or a void (models/invoices/voiding.py) reads it, locked."""
+
     id: int
     number: str
     status: str
@@ -78,10 +80,10 @@ _COLUMNS = """
     FROM invoices i JOIN orders o ON o.id = i."order"
 """
 LOCK_BY_ID = Select(
-    _Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.id = $2 FOR NO KEY UPDATE OF i"
+    Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.id = $2 FOR NO KEY UPDATE OF i"
 )
 LOCK_BY_NUMBER = Select(
-    _Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.number = $2 FOR NO KEY UPDATE OF i"
+    Locked, f"{_COLUMNS} WHERE i.workspace = $1 AND i.number = $2 FOR NO KEY UPDATE OF i"
 )
 # Before the invoice, its customer's and its order's rows (a settling payment writes both):
 # every write locks customer, order, then invoice (docs/operations.md).
@@ -108,8 +110,9 @@ class Recorded(msgspec.Struct, frozen=True):
     currency: str
 
 
-async def _lock(workspace_id: int, invoice: int | str) -> _Locked:
-    """The invoice (by id or number), locked until the transaction ends."""
+async def lock_invoice(workspace_id: int, invoice: int | str) -> Locked:
+    """The invoice (by id or number), locked until the transaction ends: every write of its
+    money (payments and voids) takes this lock first."""
     if not 0 < workspace_id <= MAX_ID or not queries.can_exist(invoice):
         raise NotFoundError("Invoice not found")
     by_id = isinstance(invoice, int)
@@ -143,14 +146,14 @@ async def record_payment(
     now = clock.now()
 
     async def pay() -> Recorded:
-        row = await _lock(workspace_id, invoice)
+        row = await lock_invoice(workspace_id, invoice)
         return await _pay(row, workspace_id, amount_cents, method, reference, paid_at, actor, now)
 
     return await db.atomic(pay)
 
 
 async def _pay(
-    row: _Locked,
+    row: Locked,
     workspace_id: int,
     amount_cents: int,
     method: PaymentMethod,
@@ -238,7 +241,7 @@ def _utc(value: dt.datetime) -> dt.datetime:
         raise PaidTooEarly from None
 
 
-async def _settled(row: _Locked, workspace_id: int, now: dt.datetime) -> None:
+async def _settled(row: Locked, workspace_id: int, now: dt.datetime) -> None:
     """The balance reached 0: the order shows its invoice paid and the customer's lifetime
     value counts it, so both move; `invoice.paid` is recorded once, here."""
     await Order.update({Order.updated_at: now}).where(Order.id == row.order_id)
@@ -275,7 +278,7 @@ async def pay_invoice(
     now = clock.now()
 
     async def pay() -> Recorded:
-        row = await _lock(workspace_id, number)
+        row = await lock_invoice(workspace_id, number)
         if row.status != InvoiceStatus.ISSUED:
             raise RuleRefused(
                 f"Invoice {number} is {row.status}; only an issued invoice can be paid.",

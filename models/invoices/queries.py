@@ -48,6 +48,13 @@ class PaymentRow(msgspec.Struct, array_like=True, frozen=True):
     created_at: Stamp
     actor_kind: str
     user_name: str | None  # who recorded it: the staff member, or the token's owner
+    voided_at: Stamp | None  # a voided payment no longer counts (models/invoices/voiding.py)
+    void_reason: str | None
+    voided_by_name: str | None  # who voided it; None for an operator
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
 
 COLUMNS = """
@@ -70,8 +77,9 @@ PAYMENTS = Select(
     PaymentRow,
     """
     SELECT p.id, p.amount_cents, p.method, p.reference, UTC_TEXT(p.paid_at),
-        UTC_TEXT(p.created_at), p.actor_kind, u.name
-    FROM payments p LEFT JOIN users u ON u.id = p."user"
+        UTC_TEXT(p.created_at), p.actor_kind, u.name, UTC_TEXT(p.voided_at), p.void_reason,
+        v.name
+    FROM payments p LEFT JOIN users u ON u.id = p."user" LEFT JOIN users v ON v.id = p.voided_by
     WHERE p.invoice = $1
     ORDER BY p.paid_at, p.id
     """,

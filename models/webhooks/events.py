@@ -173,6 +173,42 @@ def payment_fields(
     }
 
 
+def voided_fields(
+    *,
+    invoice_id: int,
+    invoice_number: str,
+    invoice_status: str,
+    order_id: int,
+    order_number: str,
+    customer_id: int,
+    payment_id: int,
+    amount_cents: int,
+    method: str,
+    reference: str | None,
+    reason: str,
+    paid_cents: int,
+    balance_cents: int,
+    currency: str,
+) -> dict[str, Any]:
+    """`payment.voided`: the payment voided, why, and the invoice's figures after it."""
+    return {
+        "invoice_id": invoice_id,
+        "invoice_number": invoice_number,
+        "invoice_status": invoice_status,
+        "order_id": order_id,
+        "order_number": order_number,
+        "customer_id": customer_id,
+        "payment_id": payment_id,
+        "amount_cents": amount_cents,
+        "method": method,
+        "reference": reference,
+        "reason": reason,
+        "paid_cents": paid_cents,
+        "balance_cents": balance_cents,
+        "currency": currency,
+    }
+
+
 def artwork_fields(*, order_id: int, order_number: str, artwork_version: int) -> dict[str, Any]:
     """`artwork.approved`: `order_id` (extension) as in the invoice events."""
     return {"order_id": order_id, "order_number": order_number, "artwork_version": artwork_version}

@@ -20,6 +20,7 @@ class EventName(StrEnum):
     CUSTOMER_CREATED = "customer.created"
     CUSTOMER_UPDATED = "customer.updated"
     INVOICE_PAYMENT_RECEIVED = "invoice.payment_received"
+    PAYMENT_VOIDED = "payment.voided"
     WEBHOOK_TEST = "webhook.test"
 
 

@@ -257,7 +257,7 @@ async def test_every_bad_parameter_is_named_in_one_422(client):
         "The selected type is invalid (nope); use one or more of order.stage_changed, "
         "order.dispatched, invoice.issued, invoice.paid, artwork.approved, order.created, "
         "order.updated, order.cancelled, customer.created, customer.updated, "
-        "invoice.payment_received, separated by commas."
+        "invoice.payment_received, payment.voided, separated by commas."
     ]
     assert body["errors"]["since"] == ["The since parameter must be an ISO 8601 date-time."]
     assert body["errors"]["order"] == ["The order parameter must be an integer."]

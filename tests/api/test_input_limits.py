@@ -35,7 +35,13 @@ async def records(ws: Any) -> dict[str, int | str]:
     customer = await factories.customer(ws)
     order = await factories.order(ws, customer)
     invoice = await factories.invoice(order)
-    return {"customer_id": customer.id, "order_id": order.id, "invoice_id": invoice.id}
+    payment = await factories.payment(invoice)
+    return {
+        "customer_id": customer.id,
+        "order_id": order.id,
+        "invoice_id": invoice.id,
+        "payment_id": payment.id,
+    }
 
 
 async def test_bodies_over_their_limit_answer_413_on_every_post(app, client):

@@ -32,6 +32,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("PATCH", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {"city": "York"},
     ("DELETE", "/api/v1/customers/{customer_id}/addresses/{address_id}"): {},
     ("POST", "/api/v1/invoices/{invoice_id}/payments"): {"amount_cents": 1, "method": "cash"},
+    ("POST", "/api/v1/payments/{payment_id}/void"): {"reason": "Voided by another workspace"},
     ("POST", "/api/v1/orders/{order_id}/artwork/approve"): {"approved_by": "Another workspace"},
 }
 # The same for the routes that take multipart/form-data: the files to send.
@@ -64,6 +65,7 @@ async def _tenant(label: str) -> Tenant:
     await factories.sku(ws, "COMMON-CODE")
     o = await factories.order(ws, c, line_skus=[sku.id], external_ref="same-ref")
     invoice = await factories.invoice(o)  # before the paid one: ids disjoint across tenants
+    payment = await factories.payment(invoice)
     await factories.invoice(o, status="paid")
     event_id = await outbox.record_event(
         workspace_id=ws.id,
@@ -82,6 +84,7 @@ async def _tenant(label: str) -> Tenant:
             "invoice_id": invoice.id,
             "contact_id": contact.id,
             "address_id": address.id,
+            "payment_id": payment.id,
         },
         customer_name=c.name,
         slug=c.slug,

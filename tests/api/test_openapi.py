@@ -19,7 +19,7 @@ from api.schemas.events import WEBHOOK_BODIES
 from models import clock
 from models.actors import OPERATOR
 from models.orders import cancelling
-from models.tables import User, WebhookEvent
+from models.tables import Payment, User, WebhookEvent
 from models.webhooks import events as outbox
 from tests import factories
 from tests.api.order_helpers import Shop, create, order_body, shop
@@ -235,6 +235,7 @@ OPERATION_IDS = {
     ("get", "/api/v1/invoices"): "listInvoices",
     ("get", "/api/v1/invoices/{invoice_id}"): "getInvoice",
     ("post", "/api/v1/invoices/{invoice_id}/payments"): "createPayment",
+    ("post", "/api/v1/payments/{payment_id}/void"): "voidPayment",
     ("get", "/api/v1/inventory"): "listInventory",
     ("get", "/api/v1/events"): "listEvents",
     ("get", "/api/v1/events/{event_id}"): "getEvent",
@@ -593,7 +594,7 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
 
 async def every_other_event(client: Any, s: Shop) -> None:
     """The events `every_event` does not cause: an order edited, then cancelled; a customer
-    created, then renamed."""
+    created, then renamed; the invoice's payment voided."""
     created = await create(client, s.auth, order_body(s.customer.id))
     order_id = created.json()["id"]
     edited = await client.patch(
@@ -607,6 +608,12 @@ async def every_other_event(client: Any, s: Shop) -> None:
         f"/api/v1/customers/{made.json()['id']}", json={"name": "Buyer Ltd"}, headers=s.auth
     )
     assert renamed.status_code == 200, renamed.text
+    payment = await Payment.objects().where(Payment.workspace == s.ws.id).first()
+    assert payment is not None
+    voided = await client.post(
+        f"/api/v1/payments/{payment.id}/void", json={"reason": "Refunded"}, headers=s.auth
+    )
+    assert voided.status_code == 200, voided.text
 
 
 async def test_real_webhook_bodies_match_their_documented_schemas_key_for_key(client, openapi):

@@ -405,6 +405,7 @@ async def populated_workspace() -> Workspace_:
     sku = await factories.sku(ws, f"{marker.upper()}-M")
     order = await factories.order(ws, customer, lines=[(f"{marker} print", 10, 1250)])
     invoice = await factories.invoice(order)
+    payment = await factories.payment(invoice)
     event_id = await outbox.record_event(
         workspace_id=ws.id,
         name="artwork.approved",
@@ -416,6 +417,7 @@ async def populated_workspace() -> Workspace_:
         "order_id": order.id,
         "event_id": event_id,
         "invoice_id": invoice.id,
+        "payment_id": payment.id,
     }
     return Workspace_(auth, ids, marker, sku.code)
 
@@ -448,6 +450,7 @@ BODIES = {
         "amount_cents": 1,
         "method": "cash",
     },
+    "/api/v1/payments/{payment_id}/void": lambda ids, sku: {"reason": "Cheque bounced"},
 }
 # POST routes that take a multipart form instead of JSON: the form's files, by route.
 FORMS = {

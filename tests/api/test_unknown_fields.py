@@ -40,12 +40,14 @@ async def _records(client: httpx.AsyncClient, auth: dict[str, str]) -> dict[str,
     order = await Order.objects().where(Order.workspace == ws_id).first()
     assert order is not None
     invoice = await factories.invoice(order)
+    payment = await factories.payment(invoice)
     return {
         "customer_id": customer.id,
         "contact_id": contact.json()["id"],
         "address_id": address.json()["id"],
         "order_id": order.id,
         "invoice_id": invoice.id,
+        "payment_id": payment.id,
     }
 
 
@@ -85,4 +87,5 @@ async def test_every_write_route_refuses_a_field_it_does_not_have(
     assert "POST /api/v1/orders" in checked
     assert "PATCH /api/v1/orders/{order_id}" in checked
     assert "POST /api/v1/invoices/{invoice_id}/payments" in checked
+    assert "POST /api/v1/payments/{payment_id}/void" in checked
     assert len(checked) >= 10, checked

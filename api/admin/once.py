@@ -16,7 +16,7 @@ import asyncio
 import hashlib
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from litestar import Request
@@ -32,10 +32,14 @@ _WAITS = 100  # 10 s: then the form's answer says to look for the record
 
 @dataclass(frozen=True)
 class Created:
-    """Where a create form's record is, and what people call it ("ORD-2026-0042")."""
+    """Where a create form's record is, and what people call it ("ORD-2026-0042").
+    `shown_once`: what the first answer's page shows once (a new token's secret, passed on
+    by the flash); a second submit goes to `kept_url` instead when that page is `url`."""
 
     url: str
     name: str
+    shown_once: dict[str, Any] = field(default_factory=dict)
+    kept_url: str | None = None
 
 
 def new_token() -> str:
@@ -76,7 +80,8 @@ async def create_once(
 
     async def create_and_keep() -> Created:
         record = await create()
-        await idempotency.complete(claimed, status=303, body=record.name, location=record.url)
+        kept = record.kept_url or record.url
+        await idempotency.complete(claimed, status=303, body=record.name, location=kept)
         return record
 
     try:
@@ -84,4 +89,4 @@ async def create_once(
     except BaseException:
         await idempotency.release(claimed)
         raise
-    return await flash.redirect(request, record.url, created(record))
+    return await flash.redirect(request, record.url, created(record), **record.shown_once)

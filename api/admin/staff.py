@@ -19,6 +19,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.forms import form, in_words, text
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX, owner_only
 from models import members
@@ -58,6 +59,7 @@ class StaffController(Controller):
         errors: dict[str, list[str]] | None = None,
         typed: dict[str, str] | None = None,
         message: str = "",
+        once: str | None = None,
     ) -> Template:
         user: AdminUser = request.user
         rows = await members.list_members(user.workspace_id)
@@ -67,6 +69,7 @@ class StaffController(Controller):
             members=rows, last_owner=last_owner(rows), errors=errors or {},
             typed={**EMPTY, **(typed or {}), "password": ""}, message=message,
             notice="" if failed else (await flash.take(request)).notice,
+            once=once or new_token(),
         )  # fmt: skip
 
     @get("/")
@@ -77,19 +80,25 @@ class StaffController(Controller):
     async def add_member(self, request: Request[Any, Any, Any]) -> Template | Redirect:
         fields = await form(request)
         typed = {name: text(fields, name) for name in ("name", "email", "role", "password")}
-        try:
+
+        async def add() -> Created:
             added = await members.add_member(
                 workspace_id=request.user.workspace_id, name=typed["name"], email=typed["email"],
                 role=typed["role"], password=typed["password"],
             )  # fmt: skip
+            return Created(f"{PREFIX}/staff", f"{added.name} ({added.role})")
+
+        try:
+            return await create_once(
+                request, fields, add,
+                created=lambda member: f"The member was added: {member.name} can log in with "
+                "the password you chose.",
+            )  # fmt: skip
         except InvalidFields as invalid:
             errors = in_words(invalid.errors, LABELS)
-            return await self._list(request, status_code=422, errors=errors, typed=typed)
-        return await flash.redirect(
-            request, f"{PREFIX}/staff",
-            f"The member was added: {added.name} ({added.role}) can log in with the password "
-            "you chose.",
-        )  # fmt: skip
+            return await self._list(
+                request, status_code=422, errors=errors, typed=typed, once=token_of(fields)
+            )
 
     @get("/{member_id:int}/deactivate")
     async def confirm_deactivate(

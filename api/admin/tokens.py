@@ -10,6 +10,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.forms import form, in_words, text, whole_number
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.pages import page, see_other
 from api.admin.security import PREFIX
 from models import accounts, plans
@@ -42,6 +43,7 @@ class TokenController(Controller):
         typed: dict[str, str] | None = None,
         message: str = "",
         notice: str = "",
+        once: str | None = None,
     ) -> Template:
         user: AdminUser = request.user
         rows = await queries.tokens(user.workspace_id, None if user.is_owner else user.user_id)
@@ -50,7 +52,7 @@ class TokenController(Controller):
             tokens=rows, errors=errors or {}, typed=typed or {"name": "", "days": "365"},
             message=message, api=plans.includes_api(user.plan),
             no_api=NO_API.format(plan=user.plan),
-            notice=notice,
+            notice=notice, once=once or new_token(),
         )  # fmt: skip
 
     @get("/")
@@ -64,24 +66,35 @@ class TokenController(Controller):
         typed = {"name": text(fields, "name"), "days": text(fields, "days")}
         if not plans.includes_api(user.plan):
             return await self._list(
-                request, status_code=422, typed=typed, message=NO_API.format(plan=user.plan)
-            )
+                request, status_code=422, typed=typed, message=NO_API.format(plan=user.plan),
+                once=token_of(fields),
+            )  # fmt: skip
         days = whole_number(typed["days"])
         try:
             if days is None:
                 raise InvalidFields({"expires_in_days": ["must be a whole number of days"]})
-            row, clear = await accounts.issue_token(
-                user_id=user.user_id, name=typed["name"], expires_in_days=days
+
+            async def create() -> Created:
+                row, clear = await accounts.issue_token(
+                    user_id=user.user_id, name=typed["name"], expires_in_days=days
+                )
+                shown = {"secret": clear, "name": row.name, "expires_at": str(row.expires_at)}
+                name = f"the token {row.name}" if row.name else "the token"
+                return Created(f"{PREFIX}/tokens/created", name, shown, f"{PREFIX}/tokens")
+
+            return await create_once(
+                request, fields, create, created=lambda _: "The token was created."
             )
         except InvalidFields as invalid:
             errors = in_words(invalid.errors, LABELS, {"expires_in_days": "days"})
-            return await self._list(request, status_code=422, errors=errors, typed=typed)
+            return await self._list(
+                request, status_code=422, errors=errors, typed=typed, once=token_of(fields)
+            )
         except RuleRefused as refused:
-            return await self._list(request, status_code=422, typed=typed, message=refused.message)
-        return await flash.redirect(
-            request, f"{PREFIX}/tokens/created", "The token was created.",
-            secret=clear, name=row.name, expires_at=str(row.expires_at),
-        )  # fmt: skip
+            return await self._list(
+                request, status_code=422, typed=typed, message=refused.message,
+                once=token_of(fields),
+            )  # fmt: skip
 
     @get("/created")
     async def show_created(self, request: Request[Any, Any, Any]) -> Template | Redirect:

@@ -17,6 +17,7 @@ from litestar.response import Redirect, Template
 
 from api.admin import flash
 from api.admin.forms import form, in_words, many, text, whole_number
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.pages import page, see_other, zone
 from api.admin.security import PREFIX, owner_only
 from models import clock, statements
@@ -90,9 +91,10 @@ def shown_since(moment: dt.datetime) -> str:
     return moment.isoformat(sep=" ", timespec="minutes")
 
 
-async def _subscription_form(request: Request[Any, Any, Any]) -> tuple[dict[str, Any], dict]:
+async def _subscription_form(
+    request: Request[Any, Any, Any], fields: dict[str, Any]
+) -> tuple[dict[str, Any], dict]:
     """The typed values, and what they mean for the domain (or field errors)."""
-    fields = await form(request)
     chosen = many(fields, "events")
     typed = {"url": text(fields, "url"), "events": chosen, "customer": text(fields, "customer")}
     errors: dict[str, list[str]] = {}
@@ -128,6 +130,7 @@ class WebhookController(Controller):
         errors: dict[str, list[str]] | None = None,
         typed: dict[str, Any] | None = None,
         notice: str | None = None,
+        once: str | None = None,
     ) -> Template:
         workspace_id = request.user.workspace_id
         health = await stats.health(workspace_id)
@@ -138,7 +141,7 @@ class WebhookController(Controller):
             subscriptions=await subscriptions.list_for_workspace(workspace_id),
             customers=await queries.customers(workspace_id), event_names=EVENT_NAMES,
             errors=errors or {}, typed=typed or {"url": "", "events": ["*"], "customer": ""},
-            notice=notice,
+            notice=notice, once=once or new_token(),
         )  # fmt: skip
 
     @get("/")
@@ -147,23 +150,31 @@ class WebhookController(Controller):
 
     @post("/", guards=[owner_only], status_code=303)
     async def create_subscription(self, request: Request[Any, Any, Any]) -> Template | Redirect:
-        typed, wanted = await _subscription_form(request)
+        fields = await form(request)
+        typed, wanted = await _subscription_form(request, fields)
         errors = wanted["errors"]
         try:
             if errors:
                 subscriptions.check_url(wanted["url"])  # its message joins the others
                 raise InvalidFields(errors)
-            row, secret = await subscriptions.create(
-                request.user.workspace_id, wanted["url"], wanted["events"], wanted["customer_id"]
+
+            async def create() -> Created:
+                row, secret = await subscriptions.create(
+                    request.user.workspace_id, wanted["url"], wanted["events"],
+                    wanted["customer_id"],
+                )  # fmt: skip
+                url = f"{PREFIX}/webhooks/{row['id']}"
+                shown = {"secret": secret, "created": True}
+                return Created(f"{url}/secret", f"the subscription to {row['url']}", shown, url)
+
+            return await create_once(
+                request, fields, create, created=lambda _: "The subscription was created."
             )
         except InvalidFields as invalid:
             return await self._list(
-                request, status_code=422, errors=_merge(errors, invalid), typed=typed
-            )
-        return await flash.redirect(
-            request, f"{PREFIX}/webhooks/{row['id']}/secret", "The subscription was created.",
-            secret=secret, created=True,
-        )  # fmt: skip
+                request, status_code=422, errors=_merge(errors, invalid), typed=typed,
+                once=token_of(fields),
+            )  # fmt: skip
 
     @get("/{subscription_id:int}/secret")
     async def show_new_secret(
@@ -225,7 +236,7 @@ class WebhookController(Controller):
     ) -> Template | Redirect:
         workspace_id = request.user.workspace_id
         await subscriptions.get(subscription_id, workspace_id)
-        typed, wanted = await _subscription_form(request)
+        typed, wanted = await _subscription_form(request, await form(request))
         errors = wanted["errors"]
         try:
             if errors:

@@ -10,7 +10,7 @@ import re
 
 import httpx
 
-from models.tables import Customer, Order
+from models.tables import Customer, Order, Workspace
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import csrf_of
@@ -106,3 +106,54 @@ async def test_another_staff_members_token_is_not_theirs(shop: Shop, app) -> Non
         answer = await other.post("/admin/orders/new", data={**theirs, **_order(customer.id)})
     assert answer.status_code == 303
     assert await Order.count() == 2
+
+
+async def test_a_token_form_sent_twice_makes_one_token_and_shows_its_secret_once(
+    shop: Shop,
+) -> None:
+    from models.tables import ApiToken
+
+    await Workspace.update({Workspace.plan: "premium"}).where(Workspace.id == shop.ws.id)
+    sent = {**await _form(shop.client, "/admin/tokens/"), "name": "Shop website", "days": "30"}
+    first = await shop.client.post("/admin/tokens/", data=sent)
+    assert first.headers["location"] == "/admin/tokens/created"
+    shown = await shop.client.get(first.headers["location"])
+    secret = re.search(r"plk_[A-Za-z0-9_-]{20,}", shown.text)
+    assert secret  # the secret, once
+    again = await shop.client.post("/admin/tokens/", data=sent)
+    assert again.headers["location"] == "/admin/tokens"
+    listed = await shop.client.get(again.headers["location"])
+    assert "Already created: the token Shop website." in listed.text
+    assert secret.group(0) not in listed.text
+    assert await ApiToken.count().where(ApiToken.name == "Shop website") == 1
+
+
+async def test_a_subscription_form_sent_twice_makes_one_subscription(shop: Shop) -> None:
+    from models.tables import WebhookSubscription
+
+    sent = {
+        **await _form(shop.client, "/admin/webhooks/"),
+        "url": "https://hooks.example.com/in",
+        "events": "*",
+    }
+    first = await shop.client.post("/admin/webhooks/", data=sent)
+    assert first.status_code == 303, first.text
+    assert first.headers["location"].endswith("/secret")
+    again = await shop.client.post("/admin/webhooks/", data=sent)
+    assert again.headers["location"] == first.headers["location"].removesuffix("/secret")
+    assert await WebhookSubscription.count() == 1
+
+
+async def test_a_member_form_sent_twice_adds_one_member(shop: Shop) -> None:
+    sent = {
+        **await _form(shop.client, "/admin/staff/"),
+        "name": "Priya Shah",
+        "email": "priya@example.com",
+        "role": "staff",
+        "password": "a long enough password",
+    }
+    first = await shop.client.post("/admin/staff/", data=sent)
+    again = await shop.client.post("/admin/staff/", data=sent)
+    assert first.status_code == again.status_code == 303, first.text
+    listed = await shop.client.get(again.headers["location"])
+    assert "Already created: Priya Shah (staff)." in listed.text  # not "email already taken"

@@ -129,6 +129,13 @@ def csrf_token(key: str, kind: str, cookie_value: str) -> str:
     return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
 
 
+def tokens_match(sent: str, expected: str) -> bool:
+    """Whether a token sent in a form, header or cookie is `expected`, in constant time.
+    Compared as bytes: `hmac.compare_digest` refuses str holding non-ASCII (a TypeError, so
+    a 500), and a sent token may hold anything."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode())
+
+
 class AdminCSRFMiddleware(MiddlewareProtocol):
     """Every POST carries the token of the session it is sent with (or, before login, of the
     pre-session cookie); GETs get the token to render and, on the login page, the cookie.
@@ -162,7 +169,7 @@ class AdminCSRFMiddleware(MiddlewareProtocol):
             sent = request.headers.get(CSRF_HEADER)
             if sent is None:
                 sent = fields.get(CSRF_FIELD)
-            if minted or not isinstance(sent, str) or not hmac.compare_digest(sent, expected):
+            if minted or not isinstance(sent, str) or not tokens_match(sent, expected):
                 raise PermissionDeniedException("CSRF token verification failed")
         ScopeState.from_scope(scope).csrf_token = expected
         if minted:

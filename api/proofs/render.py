@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import jinja2
 from litestar import Response
 
-from api.admin.security import HEADERS
+from api.admin.security import HEADERS, tokens_match
 from models import proofs
 
 HERE = Path(__file__).parent
@@ -68,7 +68,7 @@ def csrf_token(key: str, token: str) -> str:
 
 
 def csrf_ok(key: str, token: str, given: str) -> bool:
-    return hmac.compare_digest(csrf_token(key, token), given)
+    return tokens_match(given, csrf_token(key, token))
 
 
 def content_disposition(kind: str, name: str) -> str:

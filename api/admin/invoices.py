@@ -140,7 +140,8 @@ class InvoiceController(Controller):
             request, "invoice.html", status_code=422 if refused else 200, here="invoices",
             title=f"Invoice {found.invoice.number}", i=found.invoice, found=found,
             balance=found.balance_cents, money=money, shown=shown, methods=METHOD_LABELS,
-            overdue=found.overdue(clock.now()),
+            overdue=found.overdue(clock.now()), staff=True, assets=f"{PREFIX}/static",
+            logo_url=f"{PREFIX}/settings/invoices/logo",
             typed=typed or blank, errors=errors or {}, message=message,
             notice="" if refused else (await flash.take(request)).notice,
         )  # fmt: skip

@@ -1,15 +1,21 @@
 """The admin's invoice reads: the list (newest first, filtered by status, with the workspace's
-outstanding balance per currency) and one invoice as its printed page shows it."""
+outstanding balance per currency) and one invoice as its printed page shows it (the admin's page
+and the customer's, `/i/{token}`): the shop as Settings → Invoices names it, the bill-to, the
+lines, the tax at the order's rate, payments and balance."""
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
-from decimal import Decimal
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import msgspec
 
 from models import statements
+from models.invoices import letterhead
+from models.invoices.letterhead import Letterhead
 from models.invoices.queries import InvoiceRow, PaymentRow, get_invoice
 from models.invoices.status import InvoiceStatus
 from models.statements import Select, Sql, Stamp, when
@@ -96,6 +102,7 @@ async def invoice_list(
 class Shop(msgspec.Struct, array_like=True, frozen=True):
     name: str
     email: str  # the workspace's reply-to address; "" when none
+    timezone: str  # dates on the page are the shop's
 
 
 class BillTo(msgspec.Struct, array_like=True, frozen=True):
@@ -120,6 +127,8 @@ class OrderFacts(msgspec.Struct, array_like=True, frozen=True):
     dispatched_at: Stamp | None
     external_ref: str | None
     ship_to: str | dict[str, str] | None  # JSON: text on SQLite and PostgreSQL alike
+    tax_rate: Decimal | float | int | str | None  # NUMERIC; None for orders priced before it
+    prices_include_tax: bool
 
 
 class PageLine(msgspec.Struct, array_like=True, frozen=True):
@@ -129,7 +138,7 @@ class PageLine(msgspec.Struct, array_like=True, frozen=True):
     line_total_cents: int
 
 
-SHOP = Select(Shop, "SELECT name, email FROM workspaces WHERE id = $1")
+SHOP = Select(Shop, "SELECT name, email, timezone FROM workspaces WHERE id = $1")
 BILL_TO = Select(
     BillTo,
     """
@@ -147,7 +156,7 @@ ORDER_FACTS = Select(
     OrderFacts,
     """
     SELECT subtotal_cents, tax_cents, total_cents, UTC_TEXT(dispatched_at), external_ref,
-        ship_to
+        ship_to, tax_rate, prices_include_tax
     FROM orders WHERE id = $1
     """,
 )
@@ -160,6 +169,28 @@ LINES = Select(
 )
 
 
+# The address fields in the order a bill-to prints them (a customer's address or a ship-to).
+_ADDRESS = (("company",), ("line1",), ("line2",), ("city", "postal_code"), ("region",),
+            ("country",))  # fmt: skip
+
+
+def _address_lines(address: Mapping[str, Any]) -> list[str]:
+    lines = (" ".join(address.get(key) or "" for key in keys).strip() for keys in _ADDRESS)
+    return [line for line in lines if line]
+
+
+def rate_text(rate: Decimal | float | int | str | None) -> str | None:
+    """A stored rate as people write it: `20`, `17.5` (None when the order has none)."""
+    if rate is None:
+        return None
+    try:
+        value = Decimal(str(rate))
+    except InvalidOperation:
+        return None
+    text = f"{value.quantize(Decimal('0.01')):f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
 class InvoicePage(msgspec.Struct, frozen=True):
     invoice: InvoiceRow
     payments: list[PaymentRow]
@@ -167,6 +198,33 @@ class InvoicePage(msgspec.Struct, frozen=True):
     bill_to: BillTo | None
     order: OrderFacts
     lines: list[PageLine]
+    letterhead: Letterhead
+
+    @property
+    def shop_name(self) -> str:
+        return self.letterhead.name(self.shop.name)
+
+    @property
+    def contact_email(self) -> str | None:
+        """The customer's primary contact's address: where "Email invoice" sends it."""
+        return self.bill_to.contact_email if self.bill_to else None
+
+    def bill_to_lines(self) -> list[str]:
+        """Under the customer's name: the primary contact, then the customer's default
+        address, or the order's ship-to when the customer has none."""
+        b = self.bill_to
+        contact = [line for line in (b.contact_name, b.contact_email) if line] if b else []
+        if b is not None and b.line1:
+            return contact + _address_lines(msgspec.structs.asdict(b))
+        return contact + _address_lines(self.ship_to() or {})
+
+    @property
+    def tax_words(self) -> str:
+        """The tax line's words: the label and the order's rate, "VAT 20 %" (the label
+        alone for an order priced before its rate was kept)."""
+        rate = rate_text(self.order.tax_rate)
+        label = self.letterhead.tax_label
+        return f"{label} {rate} %" if rate is not None else label
 
     @property
     def balance_cents(self) -> int:
@@ -203,4 +261,5 @@ async def invoice_page(workspace_id: int, number: str) -> InvoicePage | None:
             bill_to=bill_to,
             order=order,
             lines=await reader.all(LINES, invoice.order_id),
+            letterhead=await letterhead.read_with(reader, workspace_id),
         )

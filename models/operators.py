@@ -16,7 +16,7 @@ from models import accounts, artwork, statements
 from models.actors import OPERATOR
 from models.customers import queries as customer_queries
 from models.errors import InvalidFields, NotFoundError, RuleRefused
-from models.filters import MAX_ID
+from models.filters import MAX_ID, cannot_match
 from models.invoices import payments
 from models.orders import cancelling, stage_moves
 from models.orders import queries as order_queries
@@ -46,6 +46,8 @@ def _named(table: Any, field: str, prefix: str, ref: str) -> tuple[Any, str]:
     """The condition selecting the row `ref` names (an id, or a number with `prefix`), and
     the name as shown in messages."""
     text = ref.strip()
+    if cannot_match(text, MAX_NUMBER):  # NUL, or longer than any id or number
+        raise NotFoundError(f"{field} not found: no id or {prefix} number is that long")
     if text.isascii() and text.isdigit():
         row_id = int(text)
         return table.id == (row_id if 0 < row_id <= MAX_ID else 0), text

@@ -186,7 +186,7 @@ async def order_content(workspace_id: int, ref: str) -> OrderContent | None:
 async def _find(reader: Reader, workspace_id: int, ref: str) -> EditedOrder | None:
     """As the order's page names it (models/orders/pages.py `named`): an id or an ORD- number."""
     text = ref.strip()
-    if "\x00" in text:
+    if cannot_match(text, MAX_NUMBER):
         return None
     if text.isascii() and text.isdigit():
         order_id = int(text)

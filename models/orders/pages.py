@@ -227,8 +227,11 @@ class OrderPage(NamedTuple):
 
 
 def named(ref: str) -> tuple[Select[OrderHead], int | str] | None:
-    """How `ref` names an order (an id, or an ORD- number in any case), or None."""
+    """How `ref` names an order (an id, or an ORD- number in any case), or None (NUL, which
+    PostgreSQL refuses, or more characters than any number: never sent to the database)."""
     text = ref.strip()
+    if cannot_match(text, MAX_NUMBER):
+        return None
     if text.isascii() and text.isdigit():
         order_id = int(text)
         return (HEAD_BY_ID, order_id) if 0 < order_id <= MAX_ID else None

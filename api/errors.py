@@ -19,6 +19,8 @@ from litestar.status_codes import (
     HTTP_503_SERVICE_UNAVAILABLE,
 )
 
+from api.admin import pages as admin_pages
+from api.admin.security import PREFIX as ADMIN_PREFIX
 from api.schemas.common import ErrorBody, ValidationErrorBody
 from api.validation import StrictBody
 from models import db
@@ -150,9 +152,13 @@ _FRAMEWORK_ERRORS = {
 }
 
 
-def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    """Framework errors (404 route, 405, 413, ...) in the one error shape."""
+def handle_http_exception(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    """Framework errors (404 route, 405, 413, ...) in the one error shape; but a 404 of the
+    router under /admin (a path id its converter refused: not digits, or more digits than
+    Python converts) is the admin's 404 page, as any unknown id there."""
     status = exc.status_code
+    if status == HTTP_404_NOT_FOUND and _in_admin(request):
+        return admin_pages.not_found(request, exc)
     message, code = _FRAMEWORK_ERRORS.get(status, (str(exc.detail), ErrorCode.BAD_REQUEST))
     if status == HTTP_422_UNPROCESSABLE_ENTITY:
         body = ValidationErrorBody(
@@ -160,6 +166,11 @@ def handle_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Resp
         )
         return _response(status, body, exc.headers)
     return _response(status, ErrorBody(message=message, code=code, details={}), exc.headers)
+
+
+def _in_admin(request: Request[Any, Any, Any]) -> bool:
+    path = str(request.scope.get("path", ""))
+    return path == ADMIN_PREFIX or path.startswith(f"{ADMIN_PREFIX}/")
 
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:

@@ -1,18 +1,32 @@
-"""The admin's numeric path ids are bounded before any handler runs: Litestar's `int` converter
-takes an integer of any size, which PostgreSQL's integer columns (and, past 2**63, SQLite)
-refuse with an error instead of finding nothing. Every such id, and a proof's version, is a
-positive integer within MAX_ID, so anything else is a record that does not exist: 404, as any
-unknown id. (The API's handlers bound their ids themselves, each with its resource's message.)"""
+"""What an admin address may hold, checked before any handler runs (guards of the admin's
+router).
+
+Numeric path ids: Litestar's `int` converter takes an integer of any size, which PostgreSQL's
+integer columns (and, past 2**63, SQLite) refuse with an error instead of finding nothing.
+Every such id, and a proof's version, is a positive integer within MAX_ID, so anything else is
+a record that does not exist: 404, as any unknown id. (The API's handlers bound their ids
+themselves, each with its resource's message.)
+
+Query parameters: a name or value holding NUL or another C0 control character but tab (text
+no field stores, `models.errors.storable`) is refused with the admin's 422 page, whatever the
+page: no filter, search or page number is made of such text, and PostgreSQL refuses NUL."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from litestar.connection import ASGIConnection
-from litestar.exceptions import NotFoundException
+from litestar.exceptions import ClientException, NotFoundException
 from litestar.handlers import BaseRouteHandler
+from litestar.status_codes import HTTP_422_UNPROCESSABLE_ENTITY
 
+from models.errors import storable
 from models.filters import MAX_ID
+
+CONTROL_IN_QUERY = (
+    "The address holds a control character (such as NUL) in its query; no search or filter "
+    "takes one. Remove it and try again."
+)
 
 
 def ids_in_range(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
@@ -20,3 +34,10 @@ def ids_in_range(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHan
     for value in connection.path_params.values():
         if type(value) is int and not 0 < value <= MAX_ID:
             raise NotFoundException()
+
+
+def query_is_text(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """The admin router's guard: a query name or value that is not storable text answers 422."""
+    for name, value in connection.query_params.multi_items():
+        if not (storable(name) and storable(value)):
+            raise ClientException(CONTROL_IN_QUERY, status_code=HTTP_422_UNPROCESSABLE_ENTITY)

@@ -11,7 +11,6 @@ from litestar.static_files import create_static_files_router
 
 from api.admin import (
     deliveries,
-    invoice_settings,
     login,
     order_proofs,
     orders,
@@ -38,7 +37,7 @@ from api.admin.security import (
     AdminCSRFMiddleware,
     SessionMiddleware,
 )
-from api.path_ids import ids_in_range
+from api.path_ids import ids_in_range, query_is_text
 from models.errors import NotFoundError
 
 
@@ -69,7 +68,6 @@ def admin_router() -> Router:
             settings.SettingsController,
             pricing.PricingController,
             price_preview.PricePreviewController,
-            invoice_settings.InvoiceSettingsController,
             order_proofs.OrderArtworkController,
             banner,
             AccountController,
@@ -87,7 +85,7 @@ def admin_router() -> Router:
         # Outermost first: the session is looked up first, since the CSRF token is bound to it.
         middleware=[DefineMiddleware(SessionMiddleware), AdminCSRFMiddleware],
         exception_handlers=EXCEPTION_HANDLERS,
-        guards=[ids_in_range],
+        guards=[ids_in_range, query_is_text],
         response_headers=RESPONSE_HEADERS,
         include_in_schema=False,
     )

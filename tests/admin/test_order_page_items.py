@@ -184,7 +184,7 @@ async def test_an_order_of_plain_lines_shows_no_garments(shop: Shop) -> None:
 async def test_the_banner_shows_only_for_an_older_revision(shop: Shop) -> None:
     order = await order_of(shop, HOODIE)
     for query in ("", "?rev=1", "?rev=2", "?rev=0", "?rev=-1", "?rev=abc", "?rev=1.5",
-                  "?rev=99999999999999999999999", "?rev=", "?rev=%00"):  # fmt: skip
+                  "?rev=99999999999999999999999", "?rev="):  # fmt: skip
         page = await open_page(shop, order.number, query)
         assert "out of date" not in page, query
 

@@ -11,6 +11,7 @@ from litestar.static_files import create_static_files_router
 
 from api.admin import (
     deliveries,
+    invoice_settings,
     login,
     order_proofs,
     orders,
@@ -68,6 +69,7 @@ def admin_router() -> Router:
             settings.SettingsController,
             pricing.PricingController,
             price_preview.PricePreviewController,
+            invoice_settings.InvoiceSettingsController,
             order_proofs.OrderArtworkController,
             banner,
             AccountController,

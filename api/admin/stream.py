@@ -17,6 +17,7 @@ at once, so the server's graceful stop does not wait for them.
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -31,11 +32,12 @@ from litestar.response import Stream
 from api.admin.security import HEADERS, NotLoggedIn
 from models import admin_sessions, live
 from models.admin_sessions import AdminUser
+from models.filters import MAX_ID
 
 HEARTBEAT_SECONDS = 15.0
 SESSION_CHECK_SECONDS = 60.0  # how often an open stream reads its session again
 RETRY_MS = 1000  # how soon EventSource reconnects after the stream ends
-_MAX_ID_DIGITS = 18
+_EVENT_ID = re.compile(r"[0-9]{1,10}")
 
 
 def order_event(change: live.Change) -> bytes:
@@ -48,10 +50,14 @@ def reset_event(event_id: int) -> bytes:
 
 
 def last_event_id(value: str | None) -> int | None:
-    """The header EventSource sends on reconnecting: the id of the last event it received."""
-    if value is None or not value.isdigit() or len(value) > _MAX_ID_DIGITS:
+    """The header EventSource sends on reconnecting: the id of the last event it received.
+    Anything but ASCII digits naming an id a row can have (below 2**31) is ignored, as if the
+    header were absent: `str.isdigit` takes superscripts that `int` refuses, and a larger id
+    is refused by PostgreSQL's integer column."""
+    if value is None or not _EVENT_ID.fullmatch(value):
         return None
-    return int(value)
+    number = int(value)
+    return number if number <= MAX_ID else None
 
 
 async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[bytes]:

@@ -84,7 +84,8 @@ async def opened(
     cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
     raw = [(b"host", b"testserver"), (b"accept", b"text/event-stream")]
     raw += [(b"cookie", cookie.encode())] if cookie else []
-    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    # Header values as a server hands them on: bytes that read back as latin-1.
+    raw += [(k.lower().encode(), v.encode("latin-1")) for k, v in (headers or {}).items()]
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
         "scheme": "http", "path": "/admin/stream", "raw_path": b"/admin/stream",
@@ -214,6 +215,23 @@ async def test_last_event_id_resumes_with_exactly_the_missed_events(app: Litesta
     async with opened(app, shop.client) as fresh:
         await fresh.read_until(": open")
         assert "event:" not in await fresh.quiet_for(0.3)
+
+
+@pytest.mark.parametrize(
+    "value", ["\u00b2", "1\u00b2", "99999999999", "2147483648", "-1", "1e3", "+1", " 1", "0x1"]
+)
+async def test_a_last_event_id_no_row_can_have_is_ignored(app: Litestar, shop: Shop, value: str):
+    """Not ASCII digits below 2**31 (a superscript two, which `str.isdigit` takes and `int`
+    refuses; an id past PostgreSQL's integer): the stream opens as without the header."""
+    order = await _order(shop.ws)
+    await _move(order, "print_queue")  # before the stream: a resumed stream would send it
+    async with opened(app, shop.client, {"Last-Event-ID": value}) as answer:
+        assert answer.status == 200
+        await answer.read_until(": open")
+        assert "event:" not in await answer.quiet_for(0.2)
+        await _move(order, "in_production")
+        await answer.read_until("event: order")
+    assert [e["order_id"] for e in answer.events()] == [order.id]
 
 
 async def test_more_missed_than_the_catch_up_limit_is_one_reset(

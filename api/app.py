@@ -26,6 +26,7 @@ from api.controllers.me import MeController
 from api.controllers.orders import OrderController
 from api.controllers.pricing import PricingController
 from api.errors import EXCEPTION_HANDLERS
+from api.invoice_links import invoice_links_router
 from api.openapi import OPENAPI_CONFIG, drop_framework_400
 from api.openapi_webhooks import document_events
 from api.proofs.routes import proofs_router
@@ -122,6 +123,7 @@ def create_app() -> Litestar:
             metrics.metrics,
             admin_router(),
             proofs_router(),
+            invoice_links_router(),
         ],
         lifespan=[database, token_use.keep_recording, live_updates],
         state=State(

@@ -1,5 +1,6 @@
-"""Customer messages: one row per stage move (and per proof), queued for the customer's primary
-contact with every part of the email fixed now; the worker sends it (daemon/mail.py).
+"""Customer messages: one row per stage move (and per proof, and per invoice emailed), queued for
+the customer's primary contact with every part of the email fixed now; the worker sends it
+(daemon/mail.py).
 
 Whether a row will be sent is decided here, when it is queued: `muted` when the workspace does
 not email this stage, `no_contact` when the customer has no primary contact (the row is still
@@ -10,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from models import clock, db
+from models import clock, db, money
 from models.errors import NotFoundError, RuleRefused
 from models.mail.ids import message_id
 from models.mail.render import STAGE_WORDS, Rendered, address_lines, due_date, render
@@ -159,6 +160,61 @@ async def queue_proof_message(
         order_id=order_id,
         customer_id=customer_id,
         kind="artwork.proof",
+        facts=facts,
+        rendered=rendered,
+        status=MessageStatus.QUEUED,
+        now=now,
+    )
+
+
+NO_CONTACT = (
+    "{customer} has no primary contact, so there is nobody to email the invoice to: add a "
+    "contact on the customer's page (or make one primary), then email it."
+)
+
+
+async def queue_invoice_message(
+    *,
+    workspace_id: int,
+    order_id: int,
+    customer_id: int,
+    customer_name: str,
+    number: str,
+    invoice_number: str,
+    total_cents: int,
+    balance_cents: int,
+    currency: str,
+    due_at: dt.datetime | None,
+    link: str,
+    link_days: int,
+    now: dt.datetime,
+) -> int:
+    """The email of an invoice with the link to its own page ("Email invoice"); returns its
+    row's id. Refused (RuleRefused, nothing queued) when the customer has no primary contact:
+    unlike a stage move, nothing else is on record for an email nobody receives."""
+    facts = await _facts(workspace_id, order_id, customer_id)
+    if facts["contact"] is None:
+        raise RuleRefused(NO_CONTACT.format(customer=customer_name))
+    context = {**_order_context(number, facts), "due": None}  # the payment's date, not the order's
+    rendered = render(
+        "invoice",
+        **context,
+        stage_words=None,
+        carrier=None,
+        tracking_number=None,
+        ship_to=[],
+        invoice_number=invoice_number,
+        total=money.shown(total_cents, currency),
+        balance=money.shown(balance_cents, currency) if balance_cents > 0 else None,
+        pay_by=due_date(due_at, facts["order"]["timezone"]) or "the date agreed",
+        link=link,
+        link_days=link_days,
+    )
+    return await _queue(
+        workspace_id=workspace_id,
+        order_id=order_id,
+        customer_id=customer_id,
+        kind="invoice.emailed",
         facts=facts,
         rendered=rendered,
         status=MessageStatus.QUEUED,

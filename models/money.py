@@ -57,3 +57,12 @@ def refusal(text: str) -> str:
 def round_half_up(value: Decimal) -> int:
     """To a whole number of minor units, halves away from zero: every computed amount."""
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def shown(cents: int | None, currency: str) -> str:
+    """`123456` GBP → `1,234.56 GBP`: an amount as every page and email shows it (integer
+    arithmetic, so exact at any size); — for none."""
+    if cents is None:
+        return "—"
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency}"

@@ -1,13 +1,15 @@
 """Invoices: the workspace's, newest first, filtered by status, with the outstanding balance;
-one invoice's page, made to print (the shop, the customer, the order's lines, payments, balance
-and due date), where staff record a payment or mark it paid. Every payment goes through
-models/invoices/payments.py, as the API's and `pressline invoice pay` do: the same lock, rules
-and events.
+one invoice's page, made to print (the shop as Settings → Invoices names it, the customer, the
+order's lines, tax, payments, balance and due date), where staff record a payment, mark it paid
+or email it to the customer. Every payment goes through models/invoices/payments.py, as the
+API's and `pressline invoice pay` do: the same lock, rules and events.
 
 Paths: /admin/invoices (`status`, `page`), /admin/invoices/{number}, POST
 /admin/invoices/{number}/payments (a payment: amount, method, date, reference) and POST
 /admin/invoices/{number}/paid (mark paid: a payment of the balance; answers 303 to the list,
-or to `next` when it is an admin address). Staff and owners alike.
+or to `next` when it is an admin address) and POST /admin/invoices/{number}/email (the
+customer's primary contact is emailed a link to the invoice's own page, models/invoices/links.py).
+Staff and owners alike.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from models import clock
 from models import money as amounts
 from models.actors import Actor
 from models.errors import UNSTORABLE_LINE, InvalidFields, NotFoundError, RuleRefused, storable
+from models.invoices import links, payments
 from models.invoices import pages as queries
-from models.invoices import payments
 from models.invoices.status import PaymentMethod
 from models.orders.lines import local_midnight
 
@@ -201,3 +203,20 @@ class InvoiceController(Controller):
         return await flash.redirect(
             request, _back(text(fields, "next")), f"Invoice {number} was marked paid."
         )
+
+    @post("/{number:str}/email", status_code=303)
+    async def email_invoice(
+        self, request: Request[Any, Any, Any], number: InvoiceNumber
+    ) -> Template | Redirect:
+        """Email the customer's primary contact a link to the invoice's own page."""
+        try:
+            emailed = await links.email_invoice(
+                workspace_id=request.user.workspace_id, number=number, user_id=request.user.user_id
+            )
+        except RuleRefused as refused:  # no primary contact (any more)
+            return await self._show(request, number, message=refused.message)
+        notice = (
+            f"Invoice {emailed.number} is being emailed to {emailed.recipient}, with a link to "
+            "its own page."
+        )
+        return await flash.redirect(request, f"{PREFIX}/invoices/{emailed.number}", notice)

@@ -396,12 +396,9 @@ def today(timezone: str) -> dt.datetime:
 
 
 def money(cents: int | None, currency: str) -> str:
-    """`123456` GBP → `1,234.56 GBP`: amounts in major units, as people type them (integer
-    arithmetic, so exact at any size); — for none. Every admin page shows money through this."""
-    if cents is None:
-        return "—"
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency}"
+    """`123456` GBP → `1,234.56 GBP`: amounts in major units, as people type them; — for none.
+    Every admin page shows money through this, and every email (models/money.py)."""
+    return amounts.shown(cents, currency)
 
 
 class Shown:

@@ -171,6 +171,8 @@ class Email(msgspec.Struct, array_like=True, frozen=True):
     last_error: str | None
 
 
+    invoice_number: str | None  # an emailed invoice's: the email carries a link to its page
+    opened_at: Stamp | None  # when the customer first opened that page
 class Invoice(msgspec.Struct, array_like=True, frozen=True):
     id: int
     number: str
@@ -267,8 +269,11 @@ EMAILS = Select(
     Email,
     """
     SELECT m.id, m.subject, m.status, m.created_at, m.recipient, c.name, m.sent_at,
-           m.attempts, m.last_error
-    FROM customer_messages m LEFT JOIN contacts c ON c.id = m.contact
+           m.attempts, m.last_error, i.number, l.opened_at
+    FROM customer_messages m
+    LEFT JOIN contacts c ON c.id = m.contact
+    LEFT JOIN invoice_links l ON l.message = m.id
+    LEFT JOIN invoices i ON i.id = l.invoice
     WHERE m.workspace = $1 AND m."order" = $2
     ORDER BY m.id DESC LIMIT $3
     """,

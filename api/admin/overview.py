@@ -13,7 +13,7 @@ from litestar.response import Template
 from api.admin.order_forms import STAGE_NAMES, Shown
 from api.admin.pages import page
 from models import clock
-from models.orders.attention import Item, Kind, needs_attention
+from models.orders.attention import WORK, Item, Kind, needs_attention
 from models.queries import admin as queries
 from models.queries.shop_figures import shop_figures
 from models.statements import when
@@ -53,6 +53,18 @@ HEADINGS = {
     Kind.INVOICE_OVERDUE: Heading(
         "Invoices overdue", "Past their due date with a balance left to pay.",
         ("/invoices?status=issued", "All unpaid invoices"),
+    ),
+    Kind.ART_TO_DO: Heading(
+        "Art to do", "In Artwork, and no proof has been sent yet.",
+        ("/orders?stage=artwork", "All orders in Artwork"),
+    ),
+    Kind.READY_TO_PRINT: Heading(
+        "Ready to print", "In Print queue with approved artwork and every size in stock.",
+        ("/orders?stage=print_queue", "All orders in Print queue"),
+    ),
+    Kind.DISPATCH_TODAY: Heading(
+        "Dispatch today", "In QC & pack: to be packed and sent.",
+        ("/orders?stage=qc_pack", "All orders in QC & pack"),
     ),
 }  # fmt: skip
 ARTWORK_STATES = {
@@ -95,7 +107,10 @@ class Facts:
         """The item's urgency in a few short phrases (a change request's comment apart)."""
         stage = self.shown.stage(item.stage)
         match item.kind:
-            case Kind.OVERDUE | Kind.DUE_SOON:
+            case (
+                Kind.OVERDUE | Kind.DUE_SOON | Kind.ART_TO_DO | Kind.READY_TO_PRINT
+                | Kind.DISPATCH_TODAY
+            ):  # fmt: skip
                 return [self.due(item.at), stage]
             case Kind.PROOF_WAITING:
                 return [f"proof {item.figure}", f"sent {self.since(item.at)}"]
@@ -121,10 +136,12 @@ class OverviewController(Controller):
         shown = Shown(user.timezone)
         now = clock.now()
         attention = await needs_attention(user.workspace_id, today=shown.today, now=now)
+        problems = [a for a in attention if a.kind not in WORK]
         return page(
             request, "overview.html", here="overview", title="Overview",
             o=await queries.overview(user.workspace_id), shown=shown, stage_names=STAGE_NAMES,
             shop=await shop_figures(user.workspace_id), headings=HEADINGS,
-            waiting=[a for a in attention if a.count], clear=[a for a in attention if not a.count],
+            waiting=[a for a in problems if a.count], clear=[a for a in problems if not a.count],
+            work=[a for a in attention if a.kind in WORK],
             facts=Facts(shown, now),
         )  # fmt: skip

@@ -1,5 +1,6 @@
-"""What needs someone in the shop now, the admin's overview's first section:
-each kind of attention with its rule, its count and its most urgent orders (or invoices).
+"""What needs someone in the shop now, the admin's overview's first sections: each kind of
+attention with its rule, its count and its most urgent orders (or invoices), and the day's
+work (art to do, ready to print, dispatch today).
 
 Every rule is written once, here, as the WHERE of one branch of a single statement: each
 branch counts its matches (`COUNT(*) OVER ()`) and keeps the first LIMIT of them, so the page
@@ -33,6 +34,14 @@ class Kind(StrEnum):
     UNAPPROVED = "unapproved"  # in print_queue or later without approved artwork
     SHORT_OF_STOCK = "short_of_stock"  # a line's SKU has less available than 0
     INVOICE_OVERDUE = "invoice_overdue"  # past its due date with a balance
+    # The day's work, beside what went wrong:
+    ART_TO_DO = "art_to_do"  # in artwork, no proof sent yet
+    READY_TO_PRINT = "ready_to_print"  # in print queue, approved, every SKU line covered
+    DISPATCH_TODAY = "dispatch_today"  # in QC & pack: packed and sent today
+
+
+# The day's work lists, shown apart from what needs attention.
+WORK = frozenset({Kind.ART_TO_DO, Kind.READY_TO_PRINT, Kind.DISPATCH_TODAY})
 
 
 def _sql_list(stages: tuple[str, ...]) -> str:
@@ -167,6 +176,28 @@ BRANCHES = {
         """FROM invoices i WHERE i.workspace = $1 AND i.status = 'issued'
         AND i.total_cents > i.paid_cents AND i.due_at < $4""",
         "i.due_at, i.id",
+    ),
+    Kind.ART_TO_DO: _branch(
+        Kind.ART_TO_DO,
+        (*_DUE, _NONE, "NULL", "o.stage"),
+        f"""FROM orders o {_ARTWORK} WHERE o.workspace = $1 AND o.stage = 'artwork'
+        AND (a.status IS NULL OR a.status = 'awaiting_proof')""",
+        _DUE_FIRST,
+    ),
+    Kind.READY_TO_PRINT: _branch(
+        Kind.READY_TO_PRINT,
+        (*_DUE, _NONE, "NULL", "o.stage"),
+        f"""FROM orders o {_ARTWORK} WHERE o.workspace = $1 AND o.stage = 'print_queue'
+        AND a.status = 'approved' AND NOT EXISTS (
+            SELECT 1 FROM order_lines l JOIN skus s ON s.id = l.sku
+            WHERE l."order" = o.id AND s.on_hand - s.reserved < 0)""",  # noqa: S608
+        _DUE_FIRST,
+    ),
+    Kind.DISPATCH_TODAY: _branch(
+        Kind.DISPATCH_TODAY,
+        (*_DUE, _NONE, "NULL", "o.stage"),
+        "FROM orders o WHERE o.workspace = $1 AND o.stage = 'qc_pack'",
+        _DUE_FIRST,
     ),
 }
 # The customers' names are read for the shown rows only, after each kind's LIMIT.

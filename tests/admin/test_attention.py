@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from models import clock
-from models.orders.attention import Kind
+from models.orders.attention import WORK, Kind
 from models.orders.lines import local_midnight
 from models.tables import ArtworkProof, Invoice, Order, Sku, Workspace
 from tests import factories
@@ -211,7 +211,39 @@ async def test_a_quiet_day_says_nothing_needs_attention(shop: Shop) -> None:
 
     page = (await shop.client.get("/admin/")).text
     assert 'id="attention-clear"' in page and "Nothing needs attention" in page
-    assert all(section(page, kind) == "" for kind in Kind)
+    assert all(section(page, kind) == "" for kind in Kind if kind not in WORK)
+    # The day's work is listed apart: the approved order in Print queue is ready to print.
+    assert listed(page, Kind.READY_TO_PRINT) == [f"/admin/orders/{fine.number}"]
+    assert count(page, Kind.ART_TO_DO) == count(page, Kind.DISPATCH_TODAY) == 0
+
+
+async def test_day_one_lists_the_art_to_do_what_is_ready_to_print_and_to_dispatch(
+    shop: Shop,
+) -> None:
+    """A new shop's first orders: none is late or waiting on anyone, but each is work."""
+    customer = await factories.customer(shop.ws, "First Customer")
+
+    async def order(stage: str, artwork: str, **fields: Any) -> Order:
+        row = await factories.order(shop.ws, customer, stage=stage, **fields)
+        await factories.set_artwork(
+            row, status=artwork, version=0 if artwork == "awaiting_proof" else 1
+        )
+        return row
+
+    no_proof = await order("artwork", "awaiting_proof", due_by=due(9))
+    await order("artwork", "awaiting_approval", due_by=due(9))  # proofed: waiting on the customer
+    ready = await order("print_queue", "approved", due_by=due(8))
+    short_sku = await factories.sku(shop.ws, "CAP-RED-OS", on_hand=1, reserved=4)
+    await order("print_queue", "approved", due_by=due(8), line_skus=[short_sku.id])  # short
+    await order("print_queue", "awaiting_proof", due_by=due(8))  # not approved
+    packing = await order("qc_pack", "approved", due_by=due(5))
+    page = (await shop.client.get("/admin/")).text
+    assert page.index('id="attention"') < page.index('id="work"') < page.index("The shop")
+    assert listed(page, Kind.ART_TO_DO) == [f"/admin/orders/{no_proof.number}"]
+    assert listed(page, Kind.READY_TO_PRINT) == [f"/admin/orders/{ready.number}"]
+    assert listed(page, Kind.DISPATCH_TODAY) == [f"/admin/orders/{packing.number}"]
+    assert "First Customer" in section(page, Kind.ART_TO_DO)
+    assert '/admin/orders?stage=artwork">All orders in Artwork</a>' in section(page, Kind.ART_TO_DO)
 
 
 async def test_more_than_ten_show_the_ten_most_urgent_at_one_cost(

@@ -1,6 +1,6 @@
 """One order's story, newest first: its stage moves, edits, proofs, the
-customer's answers, recorded approvals, emails, invoices, payments and webhook deliveries,
-merged into one list.
+customer's answers, recorded approvals, emails, invoices, payments (and their voids) and
+webhook deliveries, merged into one list.
 
 One statement per source, each bounded to its newest LIMIT rows and scoped to the workspace,
 whatever the order's size; the three that record who acted, stage moves, edits and recorded
@@ -33,6 +33,7 @@ class EntryKind(StrEnum):
     EMAIL = "email"
     INVOICE = "invoice"
     PAYMENT = "payment"
+    PAYMENT_VOID = "payment_void"  # a payment voided (models/invoices/voiding.py)
     DELIVERY = "delivery"
 
 
@@ -46,6 +47,7 @@ _RANK = {
     EntryKind.APPROVAL: 0,
     EntryKind.INVOICE: 1,
     EntryKind.PAYMENT: 1,
+    EntryKind.PAYMENT_VOID: 1,
     EntryKind.EMAIL: 2,
     EntryKind.DELIVERY: 3,
 }
@@ -196,6 +198,13 @@ class Payment(msgspec.Struct, array_like=True, frozen=True):
     actor_kind: str
     user_name: str | None
     token_name: str | None
+    voided_at: Stamp | None  # a voided payment no longer counts
+    void_reason: str | None
+    voided_by_name: str | None  # None: an operator
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
 
 
 # $1 workspace, $2 order, $3 LIMIT in every statement.
@@ -292,11 +301,12 @@ PAYMENTS = Select(
     Payment,
     """
     SELECT p.id, i.number, p.amount_cents, i.currency, p.method, p.reference, p.paid_at,
-           p.created_at, p.actor_kind, u.name, t.name
+           p.created_at, p.actor_kind, u.name, t.name, p.voided_at, p.void_reason, v.name
     FROM payments p
     JOIN invoices i ON i.id = p.invoice
     LEFT JOIN users u ON u.id = p."user"
     LEFT JOIN api_tokens t ON t.id = p.token
+    LEFT JOIN users v ON v.id = p.voided_by
     WHERE p.workspace = $1 AND i.workspace = $1 AND i."order" = $2
     ORDER BY p.id DESC LIMIT $3
     """,
@@ -307,6 +317,7 @@ class Timeline(msgspec.Struct, frozen=True):
     entries: list[Entry]  # newest first, at most `limit`
     more: bool  # older entries exist beyond those shown
     invoices: list[Invoice]  # oldest first (the page's invoices card)
+    payments: list[Payment]  # oldest first (each under its invoice on that card)
 
 
 def _move(row: Change) -> StageMove:
@@ -393,7 +404,14 @@ async def timeline(
     entries += [
         Entry(EntryKind.PAYMENT, when(r.created_at), f"payment-{r.id}", r, r.id) for r in payments
     ]
+    entries += [
+        Entry(EntryKind.PAYMENT_VOID, when(r.voided_at), f"void-{r.id}", r, r.id)
+        for r in payments
+        if r.voided_at is not None
+    ]
     entries.sort(key=lambda entry: entry.sort_key, reverse=True)
     sources = (moves, edits, deliveries, proofs, approvals, emails, invoices, payments)
     cut = len(entries) > limit or any(len(rows) == limit for rows in sources)
-    return Timeline(entries=entries[:limit], more=cut, invoices=invoices[::-1])
+    return Timeline(
+        entries=entries[:limit], more=cut, invoices=invoices[::-1], payments=payments[::-1]
+    )

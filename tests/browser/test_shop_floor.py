@@ -236,11 +236,13 @@ def test_mark_an_invoice_paid(shop: dict, stack: Stack, page: Page) -> None:
     expect(page.locator("#outstanding")).to_contain_text("2 invoices")
     axe(page)
     shots(page, "invoices")
-    page.click(f"button[aria-label='Mark paid: {number}']")
+    page.click(f"a[aria-label='Mark paid: {number}']")  # asks first
+    expect(page.locator("#mark-paid-confirm")).to_contain_text("payment of the whole balance")
+    page.click("#confirm-mark-paid")
     expect(page.locator(".notice")).to_have_text(f"Invoice {number} was marked paid.")
     expect(page.locator(f"#invoice-{number}")).to_contain_text("paid")
     expect(page.locator("#outstanding")).to_contain_text("1 invoice")
-    expect(page.locator(f"button[aria-label='Mark paid: {number}']")).to_have_count(0)
+    expect(page.locator(f"a[aria-label='Mark paid: {number}']")).to_have_count(0)
     page.reload()
     expect(page.locator(".notice")).to_have_count(0)
 

@@ -31,6 +31,7 @@ class AdminUser(msgspec.Struct, frozen=True):
     workspace_id: int
     workspace_name: str
     timezone: str
+    currency: str  # what its money fields are typed in (models/money.py)
     plan: str  # the effective plan (a trial counts as premium)
 
     @property
@@ -70,6 +71,7 @@ _COLUMNS = (
     AdminSession.user.workspace,
     AdminSession.workspace.name,
     AdminSession.workspace.timezone,
+    AdminSession.workspace.currency,
     AdminSession.workspace.plan,
     AdminSession.workspace.trial_ends_at,
 )
@@ -126,6 +128,7 @@ async def lookup(session_id: str, now: dt.datetime | None = None) -> AdminUser |
         workspace_id=row["workspace"],
         workspace_name=row["workspace.name"],
         timezone=row["workspace.timezone"],
+        currency=row["workspace.currency"],
         plan=plans.effective_plan(
             row["workspace.plan"], None if trial is None else statements.when(trial), now
         ),

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from models import clock, db, money, statements, stock_movements
+from models import clock, db, money, numbers, statements, stock_movements
 from models.accounts import KEEP, FieldErrors, Keep, get_workspace
 from models.actors import OPERATOR, Actor
 from models.errors import MAX_COUNT, InvalidFields, NotFoundError, RuleRefused
@@ -38,11 +38,11 @@ INSERT_BATCH = 200  # rows per INSERT statement: 2,400 parameters, under SQLite'
 def _whole(errors: FieldErrors, field: str, value: object, *, maximum: int = MAX_COUNT) -> int:
     if isinstance(value, int):
         return errors.count(field, value, maximum=maximum)
-    text = str(value).strip()
-    if not re.fullmatch(r"[0-9]+", text):
+    number = numbers.whole_number(str(value))  # as the admin reads one: 6000, 6,000, 6 000
+    if number is None:
         errors.add(field, "must be a whole number, 0 or more")
         return 0
-    return errors.count(field, int(text), maximum=maximum)
+    return errors.count(field, number, maximum=maximum)
 
 
 def checked_cost(errors: FieldErrors, field: str, value: object) -> int | None:
@@ -52,15 +52,18 @@ def checked_cost(errors: FieldErrors, field: str, value: object) -> int | None:
     return _whole(errors, field, value, maximum=MAX_COST_CENTS)
 
 
-def typed_cost(errors: FieldErrors, field: str, text: str) -> int | None:
+def typed_cost(
+    errors: FieldErrors, field: str, text: str, currency: str | None = None
+) -> int | None:
     """A cost typed in major units, read as the admin reads every amount (models/money.py:
-    `2.51`, `1,250.00`, `12,50`), in minor units; blank: unknown."""
+    `2.51`, `1,250.00`, `12,50`, `£2.51` in the workspace's `currency`), in minor units;
+    blank: unknown."""
     typed = text.strip()
     if not typed:
         return None
-    cents = money.cents(typed)
+    cents = money.cents(typed, currency)
     if cents is None:
-        errors.add(field, money.refusal(typed))
+        errors.add(field, money.refusal(typed, currency))
     elif cents > MAX_COST_CENTS:
         errors.add(field, COST_TOO_HIGH)
     return cents
@@ -76,10 +79,12 @@ def sku_code(errors: FieldErrors, code: str) -> str:
     return code
 
 
-def sku_values(workspace_id: int, raw: Mapping[str, object]) -> tuple[dict[str, Any], FieldErrors]:
+def sku_values(
+    workspace_id: int, raw: Mapping[str, object], currency: str | None = None
+) -> tuple[dict[str, Any], FieldErrors]:
     """Checked column values for one SKU (`reorder_point` optional, default 0; the cost
     optional, unknown by default: `cost` typed in major units, as a CSV file has it, or
-    `cost_cents` in minor units)."""
+    `cost_cents` in minor units; `cost` may carry the sign of `currency`, the workspace's)."""
     errors = FieldErrors()
     values: dict[str, Any] = {
         "workspace": workspace_id,
@@ -98,7 +103,7 @@ def sku_values(workspace_id: int, raw: Mapping[str, object]) -> tuple[dict[str, 
     blank = reorder is None or str(reorder).strip() == ""
     values["reorder_point"] = 0 if blank else _whole(errors, "reorder_point", reorder)
     if "cost" in raw:
-        values["cost_cents"] = typed_cost(errors, "cost", str(raw["cost"]))
+        values["cost_cents"] = typed_cost(errors, "cost", str(raw["cost"]), currency)
     else:
         values["cost_cents"] = checked_cost(errors, "cost_cents", raw.get("cost_cents"))
     return values, errors
@@ -256,7 +261,7 @@ async def import_skus(
 ) -> list[int]:
     """Create every SKU of a CSV file (header row first), or none: bad rows are reported by
     line number, together with codes repeated in the file or already in the workspace."""
-    await get_workspace(workspace_id)
+    currency = (await get_workspace(workspace_id)).currency
     reader = csv.DictReader(lines)
     errors = FieldErrors()
     rows: list[dict[str, Any]] = []
@@ -269,7 +274,7 @@ async def import_skus(
                 errors.add(line, f"expected {len(columns)} fields")
                 continue
             values, row_errors = sku_values(
-                workspace_id, {columns[key]: value for key, value in raw.items()}
+                workspace_id, {columns[key]: value for key, value in raw.items()}, currency
             )
             for field, messages in row_errors.errors.items():
                 for message in messages:

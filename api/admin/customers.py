@@ -17,7 +17,7 @@ from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, in_words, text, whole_number
+from api.admin.forms import form, in_words, percent, text, whole_number
 from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
@@ -119,7 +119,7 @@ class CustomerController(Controller):
             "workspace_id": request.user.workspace_id,
             "name": typed["name"],
             "price_list": _optional(typed["price_list"]),
-            "discount": _optional(typed["discount"]),
+            "discount": _optional(percent(typed["discount"])),  # 12,5 as 12.5
             "payment_terms": typed["payment_terms"],
             "carrier": typed["carrier"],
             "tax_exempt": typed["tax_exempt"] == "on",

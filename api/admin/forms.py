@@ -12,6 +12,7 @@ from litestar import Request
 
 from api.admin.form_data import read_form
 from api.admin.security import CSRF_FIELD
+from models import numbers
 
 
 async def form(request: Request[Any, Any, Any]) -> dict[str, Any]:
@@ -40,14 +41,15 @@ def many(fields: dict[str, Any], name: str) -> list[str]:
     return value if isinstance(value, list) else [value]
 
 
-_WHOLE = re.compile(r"-?[0-9]{1,12}")
-
-
 def whole_number(value: str) -> int | None:
-    """`value` as an int, or None when it is not a whole number in ASCII digits (Arabic-Indic
-    or full-width digits are not numbers here, as in the API's JSON)."""
-    value = value.strip()
-    return int(value) if _WHOLE.fullmatch(value) else None
+    """`value` as an int (`6000`, `6,000`, `6 000`), or None when it is not a whole number as
+    people type one (models/numbers.py, the one reading of every whole-number field)."""
+    return numbers.whole_number(value)
+
+
+def percent(value: str) -> str:
+    """A typed percentage as the domain reads it (`17,5` → `17.5`; models/numbers.py)."""
+    return numbers.percent_text(value)
 
 
 # --- refusals in people's words -----------------------------------------------------------------

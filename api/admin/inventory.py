@@ -161,7 +161,7 @@ class InventoryController(Controller):
         workspace_id = request.user.workspace_id
         try:
             refused = FieldErrors()
-            cents = catalogue.typed_cost(refused, "cost", typed["cost"])
+            cents = catalogue.typed_cost(refused, "cost", typed["cost"], request.user.currency)
             refused.check()
             done = await catalogue.update_sku(workspace_id, ref, cost_cents=cents)
         except InvalidFields as invalid:

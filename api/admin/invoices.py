@@ -56,14 +56,17 @@ def _back(target: str) -> str:
     return target if ok else f"{PREFIX}/invoices"
 
 
-def _payment(typed: dict[str, str], timezone: str) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """The typed payment as record_payment takes it, and every field's refusal in words."""
+def _payment(
+    typed: dict[str, str], timezone: str, currency: str
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The typed payment (its amount in the workspace's `currency`) as record_payment takes
+    it, and every field's refusal in words."""
     errors: dict[str, list[str]] = {}
-    amount = amounts.cents(typed["amount"]) if typed["amount"].strip() else None
+    amount = amounts.cents(typed["amount"], currency) if typed["amount"].strip() else None
     if not typed["amount"].strip():
         errors["amount"] = ["Type the amount received."]
     elif amount is None:
-        errors["amount"] = [amounts.refusal(typed["amount"])]
+        errors["amount"] = [amounts.refusal(typed["amount"], currency)]
     elif amount < 1:
         errors["amount"] = ["The amount must be at least 0.01."]
     method = typed["method"] if typed["method"] in set(PaymentMethod) else None
@@ -154,7 +157,7 @@ class InvoiceController(Controller):
     ) -> Template | Redirect:
         fields = await form(request)
         typed = {name: text(fields, name) for name in PAYMENT_FIELDS}
-        values, errors = _payment(typed, request.user.timezone)
+        values, errors = _payment(typed, request.user.timezone, request.user.currency)
         if errors:
             return await self._show(request, number, typed=typed, errors=errors)
         try:

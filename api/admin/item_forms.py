@@ -14,7 +14,7 @@ price left empty is the price list's (models/pricing); a typed one (0 too) is ke
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from api.admin.forms import text, whole_number
@@ -316,11 +316,16 @@ def _typed_for(typed: Mapping[str, str], label: str) -> str:
 
 
 def item_bodies(
-    items: Sequence[dict[str, Any]],
+    items: Sequence[dict[str, Any]], currency: str
 ) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
     """The typed garments as `POST /orders`' `items`, and the errors found reading the amounts
-    and numbers (keyed as the API keys them, so one mapping shows both)."""
+    (in the workspace's `currency`) and numbers (keyed as the API keys them, so one mapping
+    shows both)."""
     own: dict[str, list[str]] = {}
+
+    def cents(typed: str, key: str) -> int:
+        return read_cents(typed, key, own, currency)
+
     bodies = []
     for k, item in enumerate(items):
         path = f"items.{k}"
@@ -329,53 +334,56 @@ def item_bodies(
             if item[part]:
                 body[part] = item[part]
         if item["unit_price"]:
-            body["unit_price_cents"] = _cents(item["unit_price"], f"{path}.unit_price_cents", own)
+            body["unit_price_cents"] = cents(item["unit_price"], f"{path}.unit_price_cents")
         if item["other_size"]:  # left as typed: its size already has a quantity
             own[f"{path}.other_size"] = [OTHER_SIZE_TAKEN.format(size=item["other_size"])]
         elif item["other_quantity"]:
             own[f"{path}.other_size"] = [OTHER_SIZE_UNNAMED]
-        sizes: dict[str, Any] = {label: _number_or_text(q) for label, q in item["sizes"].items()}
+        sizes: dict[str, Any] = {label: number_or_text(q) for label, q in item["sizes"].items()}
         upcharges: dict[str, Any] = {}
         for label, typed in item["upcharges"].items():
             size = next((s for s in sizes if s.casefold() == label.casefold()), label)
             sizes.setdefault(size, 0)  # an upcharge kept for a size not ordered (yet)
-            upcharges[size] = _cents(typed, f"{path}.size_upcharges_cents.{size}", own)
+            upcharges[size] = cents(typed, f"{path}.size_upcharges_cents.{size}")
         body["sizes"] = sizes
         if upcharges:
             body["size_upcharges_cents"] = upcharges
-        body["imprints"] = [_imprint_body(i, f"{path}.imprints.{m}", own) for m, i in
+        body["imprints"] = [_imprint_body(i, f"{path}.imprints.{m}", cents) for m, i in
                             enumerate(item["imprints"])]  # fmt: skip
         bodies.append(body)
     return bodies, own
 
 
-def _imprint_body(imprint: dict[str, Any], path: str, own: dict[str, list[str]]) -> dict[str, Any]:
+def _imprint_body(
+    imprint: dict[str, Any], path: str, cents: Callable[[str, str], int]
+) -> dict[str, Any]:
     body: dict[str, Any] = {}
     for part in ("location", "method", "notes", "design"):
         if imprint[part]:
             body[part] = imprint[part]
     for part in ("colours", "stitches", "width_mm", "height_mm"):
         if imprint[part]:
-            body[part] = _number_or_text(imprint[part])
+            body[part] = number_or_text(imprint[part])
     if imprint["colour_names"]:
         body["colour_names"] = [
             name.strip() for name in imprint["colour_names"].split(",") if name.strip()
         ]
     for part in ("unit_price", "setup"):
         if imprint[part]:
-            body[f"{part}_cents"] = _cents(imprint[part], f"{path}.{part}_cents", own)
+            body[f"{part}_cents"] = cents(imprint[part], f"{path}.{part}_cents")
     return body
 
 
-def _cents(typed: str, key: str, own: dict[str, list[str]]) -> int:
-    cents = amounts.cents(typed)
+def read_cents(typed: str, key: str, own: dict[str, list[str]], currency: str) -> int:
+    """An amount typed on an order form in minor units; refused into `own[key]` (0 then)."""
+    cents = amounts.cents(typed, currency)
     if cents is None or cents > MAX_CENTS_GIVEN:
-        own[key] = [amounts.refusal(typed) if cents is None else PRICE_TOO_HIGH]
+        own[key] = [amounts.refusal(typed, currency) if cents is None else PRICE_TOO_HIGH]
         return 0  # refused here: the API's bound would say it again in minor units
     return cents
 
 
-def _number_or_text(value: str) -> int | str:
+def number_or_text(value: str) -> int | str:
     """A whole number as the API's JSON would carry it (so `-2` is "at least 0", not "not an
     integer"), anything else as the text typed."""
     number = whole_number(value)

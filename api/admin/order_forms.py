@@ -187,9 +187,9 @@ def _number_or_text(value: str) -> int | str:
     return value if number is None else number
 
 
-def _content(typed: dict[str, Any], body: dict[str, Any]) -> dict[str, list[str]]:
+def _content(typed: dict[str, Any], body: dict[str, Any], currency: str) -> dict[str, list[str]]:
     """The typed garments and lines into `body` as the API takes them; returns the errors
-    found reading them (amounts, fields no page numbers), keyed as the API's."""
+    found reading them (amounts in `currency`, fields no page numbers), keyed as the API's."""
     body["lines"] = []
     own: dict[str, list[str]] = {}
     flag = typed.get(PRICES_INCLUDE_TAX, "")
@@ -207,16 +207,18 @@ def _content(typed: dict[str, Any], body: dict[str, Any]) -> dict[str, list[str]
         if line["quantity"]:
             item["quantity"] = _number_or_text(line["quantity"])
         if line["unit_price"]:
-            cents = amounts.cents(line["unit_price"])
+            cents = amounts.cents(line["unit_price"], currency)
             if cents is None or cents > MAX_UNIT_PRICE_CENTS:
                 own[f"lines.{index}.unit_price"] = [
-                    amounts.refusal(line["unit_price"]) if cents is None else PRICE_TOO_HIGH
+                    amounts.refusal(line["unit_price"], currency)
+                    if cents is None
+                    else PRICE_TOO_HIGH
                 ]
                 cents = 0  # refused here: the API's bound would say it again in minor units
             item["unit_price_cents"] = cents
         body["lines"].append(item)
     if typed["items"]:
-        body["items"], item_errors = item_forms.item_bodies(typed["items"])
+        body["items"], item_errors = item_forms.item_bodies(typed["items"], currency)
         own.update(item_errors)
     return own
 
@@ -233,30 +235,32 @@ def _decoded(body: dict[str, Any], own: dict[str, list[str]], schema: type[T]) -
     return request
 
 
-def order_request(typed: dict[str, Any]) -> OrderCreate:
-    """The typed order as `POST /orders` would read it, or InvalidFields with the API's keys
-    and words (`form_errors` shows them beside the form's fields)."""
+def order_request(typed: dict[str, Any], currency: str) -> OrderCreate:
+    """The typed order as `POST /orders` would read it (amounts typed in the workspace's
+    `currency`), or InvalidFields with the API's keys and words (`form_errors` shows them
+    beside the form's fields)."""
     body: dict[str, Any] = {}
     if typed["customer"]:
         body["customer_id"] = _number_or_text(typed["customer"])
     for name in ("due_by", "external_ref", "notes"):
         if typed[name]:
             body[name] = typed[name]
-    own = _content(typed, body)
+    own = _content(typed, body, currency)
     if not typed["items"]:
         body.pop("items", None)
     return _decoded(body, own, OrderCreate)
 
 
-def update_request(typed: dict[str, Any]) -> OrderUpdate:
+def update_request(typed: dict[str, Any], currency: str) -> OrderUpdate:
     """The typed edit as `PATCH /orders/{id}` would read it: every field given (a blank due
-    date or reference clears it), the garments and lines replacing the order's."""
+    date or reference clears it), the garments and lines replacing the order's; amounts in
+    the workspace's `currency`."""
     body: dict[str, Any] = {
         "due_by": typed["due_by"] or None,
         "external_ref": typed["external_ref"] or None,
         "notes": typed["notes"],
     }
-    own = _content(typed, body)
+    own = _content(typed, body, currency)
     body.setdefault("items", [])
     return _decoded(body, own, OrderUpdate)
 

@@ -226,7 +226,7 @@ class OrderController(Controller):
             return await self._new_form(request, typed=typed, once=once, focus=focus)
         typed = filled(typed)
         try:
-            body = order_request(typed)
+            body = order_request(typed, request.user.currency)
             past = unconfirmed_past_due(typed, body.due_by, request.user.timezone)
             if past is not None:  # a second click saves it
                 return await self._new_form(
@@ -311,7 +311,8 @@ class OrderController(Controller):
         typed = filled(typed)
         number = content.order.number
         try:
-            edit = only_changes(update_request(typed).edit(), content, request.user.timezone)
+            asked = update_request(typed, request.user.currency).edit()
+            edit = only_changes(asked, content, request.user.timezone)
             past = unconfirmed_past_due(typed, edit.due_by, request.user.timezone)
             if past is not None:  # a new due date in the past: a second click saves it
                 return await self._edit_form(

@@ -93,7 +93,7 @@ async def price_preview(
     actor = Actor.user(user.user_id)
     try:
         if content is None:  # exactly what the save passes to `creating.create`
-            body = order_request(typed)
+            body = order_request(typed, user.currency)
             rows = await creating.preview(
                 workspace_id=user.workspace_id, customer_id=body.customer_id,
                 lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
@@ -101,7 +101,7 @@ async def price_preview(
                 prices_include_tax=body.prices_include_tax, actor=actor,
             )  # fmt: skip
         else:
-            edit = update_request(typed).edit()
+            edit = update_request(typed, user.currency).edit()
             inclusive = edit.prices_include_tax
             rows = await creating.preview(
                 workspace_id=user.workspace_id, customer_id=content.order.customer_id,

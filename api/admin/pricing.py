@@ -84,7 +84,7 @@ class PricingController(Controller):
                 raise StaleError(grids.STALE)
 
         try:
-            document, targets = grids.document_from(typed)
+            document, targets = grids.document_from(typed, request.user.currency)
             await store.replace(request.user.workspace_id, document, precondition=unchanged)
         except grids.Refused as refused:
             return await self._refused(request, typed, refused.errors, refused.targets)

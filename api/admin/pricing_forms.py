@@ -373,7 +373,8 @@ class _Body:
     """The typed (filled) form as the API's body, with the refusals found reading it (amounts,
     blanks, sizes named twice) and where each key of it is shown."""
 
-    def __init__(self) -> None:
+    def __init__(self, currency: str) -> None:
+        self.currency = currency  # what amounts are typed in
         self.own: dict[str, list[str]] = {}
         self.targets: dict[str, Target] = {}
 
@@ -388,9 +389,9 @@ class _Body:
                 self.own[key] = [PRICE_REQUIRED]
                 return ""
             return None
-        cents = amounts.cents(typed)
+        cents = amounts.cents(typed, self.currency)
         if cents is None:
-            self.own[key] = [amounts.refusal(typed)]
+            self.own[key] = [amounts.refusal(typed, self.currency)]
             return typed
         if cents > MAX_CENTS:
             self.own[key] = [PRICE_TOO_HIGH]
@@ -510,10 +511,13 @@ class _Body:
         return upcharges
 
 
-def document_from(typed: dict[str, Any]) -> tuple[PricingDocument, dict[str, Target]]:
-    """The filled form as the price list, or InvalidFields with every refusal found (keyed as
-    the API keys them: `matrices.0.rows.1.cells.2`), and where each key is shown."""
-    built = _Body()
+def document_from(
+    typed: dict[str, Any], currency: str
+) -> tuple[PricingDocument, dict[str, Target]]:
+    """The filled form as the price list (amounts typed in the workspace's `currency`), or
+    InvalidFields with every refusal found (keyed as the API keys them:
+    `matrices.0.rows.1.cells.2`), and where each key is shown."""
+    built = _Body(currency)
     body = built.build(typed)
     if typed["unread"]:
         built.own["pricing"] = [UNREAD.format(names=", ".join(typed["unread"][:3]))]

@@ -14,7 +14,7 @@ from litestar import Controller, Request, get, post
 from litestar.response import Redirect, Template
 
 from api.admin import flash
-from api.admin.forms import form, in_words, many, text
+from api.admin.forms import form, in_words, many, percent, text
 from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
 from models import accounts
@@ -93,10 +93,11 @@ class SettingsController(Controller):
 
     @post("/orders", status_code=303, guards=[owner_only])
     async def save_order_rules(self, request: Request[Any, Any, Any]) -> Template | Redirect:
-        """An unticked box is not sent: the rule is off."""
+        """An unticked box is not sent: the rule is off. The tax rate is read as people type a
+        percentage (`17,5`, `20 %`: api/admin/forms.py `percent`)."""
         fields = await form(request)
         typed = OrderRules(
-            tax_rate=text(fields, "tax_rate").strip().removesuffix("%").strip(),
+            tax_rate=text(fields, "tax_rate").strip(),
             timezone=text(fields, "timezone").strip(),
             require_artwork_approval="require_artwork_approval" in fields,
             strict_sequence="strict_sequence" in fields,
@@ -105,7 +106,7 @@ class SettingsController(Controller):
         try:
             await accounts.set_workspace(
                 request.user.workspace_id,
-                tax_rate=typed.tax_rate, timezone=typed.timezone,
+                tax_rate=percent(typed.tax_rate), timezone=typed.timezone,
                 require_artwork_approval=typed.require_artwork_approval,
                 strict_sequence=typed.strict_sequence,
                 prices_include_tax=typed.prices_include_tax,

@@ -1,8 +1,9 @@
 """Every money field of the admin reads amounts one way (models/money.py): `1250`,
-`1250.5`, `1,250.00` and `12,50` (a comma before one or two final digits is the decimal point)
-are stored as the cents they say; anything else, `1,250` included, is refused with an example
-of what to type and nothing is stored. Checked through HTTP on the new-order form (a plain
-line's unit price, a garment's price each) and on an invoice's payment form."""
+`1250.5`, `1,250.00` and `12,50` (a comma before one or two final digits is the decimal point),
+with the workspace currency's sign or code if typed (`£12.50`, `GBP 12.50`), are stored as the
+cents they say; anything else, `1,250` and another currency's sign included, is refused with
+an example of what to type and nothing is stored. Checked through HTTP on the new-order form
+(a plain line's unit price, a garment's price each) and on an invoice's payment form."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from markupsafe import escape
 
 from models.tables import Order, OrderItem, OrderLine, Payment
 from tests import factories
@@ -24,6 +26,11 @@ ACCEPTED = [
     ("12,5", 1_250),
     ("1,250.5", 125_050),
     (" 12.50 ", 1_250),
+    ("£12.50", 1_250),  # the workspace's currency (GBP), before or after, sign or code
+    ("12.50 £", 1_250),
+    ("GBP 12.50", 1_250),
+    ("12,50 gbp", 1_250),
+    ("£1 250.50", 125_050),  # spaces between thousands
 ]
 EXAMPLE = "Type an amount with at most two decimals, e.g. 1250, 1250.50, 1,250.50 or 12,50"
 # What is refused, and the words that say what to type instead.
@@ -36,7 +43,13 @@ REFUSED = [
     ("12.345", EXAMPLE),
     ("1.250,50", EXAMPLE),
     ("12,", EXAMPLE),
-    ("12 GBP", EXAMPLE),
+    (
+        "12 USD",
+        "USD is not this workspace's currency (GBP): type the amount without it, e.g. 12.50",
+    ),
+    ("€12,50", "€ is not this workspace's currency (GBP): type the amount without it, e.g. 12.50"),
+    ("12 pounds", EXAMPLE),
+    ("££12", EXAMPLE),
     ("twelve", EXAMPLE),
 ]
 
@@ -95,9 +108,8 @@ async def test_a_payment_is_stored_as_the_cents_typed(shop: Shop, typed: str, ce
 async def test_a_refused_line_price_says_what_to_type(shop: Shop, typed: str, words: str):
     answer = await _line_order(shop, typed)
     assert answer.status_code == 422
-    assert f'<p class="error" id="lines-0-unit_price-error">Line 1, the unit price: {words}' in (
-        answer.text
-    )
+    said = f'<p class="error" id="lines-0-unit_price-error">Line 1, the unit price: {escape(words)}'
+    assert said in answer.text
     assert await Order.count() == 0
 
 
@@ -105,7 +117,7 @@ async def test_a_refused_line_price_says_what_to_type(shop: Shop, typed: str, wo
 async def test_a_refused_garment_price_says_what_to_type(shop: Shop, typed: str, words: str):
     answer = await _garment_order(shop, typed)
     assert answer.status_code == 422
-    said = f'<p class="error" id="items-0-unit_price-error">Garment 1, price each: {words}'
+    said = f'<p class="error" id="items-0-unit_price-error">Garment 1, price each: {escape(words)}'
     assert said in answer.text
     assert await Order.count() == 0
 
@@ -114,7 +126,7 @@ async def test_a_refused_garment_price_says_what_to_type(shop: Shop, typed: str,
 async def test_a_refused_payment_says_what_to_type(shop: Shop, typed: str, words: str):
     answer, _ = await _payment(shop, typed)
     assert answer.status_code == 422
-    assert f'<p class="error" id="amount-error">{words}' in answer.text
+    assert f'<p class="error" id="amount-error">{escape(words)}' in answer.text
     assert f'value="{typed}"' in answer.text  # kept as typed, to correct
     assert await Payment.count() == 0
 

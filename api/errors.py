@@ -35,6 +35,10 @@ from models.errors import (
 from models.idempotency import KeyBusy
 
 log = logging.getLogger("pressline.errors")
+# Scope key, set by api/request_path.py: the client disconnected before its answer was
+# complete (closed the connection while its body was being read or its answer streamed).
+CLIENT_GONE = "pressline.client_gone"
+CLIENT_CLOSED_REQUEST = 499  # the status logged and counted for such a request (never sent)
 
 
 class ApiError(Exception):
@@ -175,7 +179,12 @@ def _in_admin(request: Request[Any, Any, Any]) -> bool:
 
 def handle_internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     """Unhandled errors: 500 with no detail, except a lost or unreachable database, which is
-    the database's state, not a fault of the request: 503 with `Retry-After: 1`."""
+    the database's state, not a fault of the request: 503 with `Retry-After: 1`; and a client
+    that disconnected mid-request (Litestar's "client disconnected prematurely" while reading
+    the body, or whatever followed): no one reads the answer and nothing failed, so no error is
+    logged (the request's own line says "client disconnected")."""
+    if request.scope.get(CLIENT_GONE):
+        return Response(content=b"", status_code=CLIENT_CLOSED_REQUEST)
     if db.unavailable(exc):
         log.warning(
             "database unavailable on %s %s: %s: %s",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from litestar.logging.config import LoggingConfig
 
 from api import metrics
+from api.errors import CLIENT_CLOSED_REQUEST, CLIENT_GONE
 from models import logs
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ LOGGER_NAME = "pressline.request"
 REQUEST_ID = "pressline.request_id"  # scope key: set by api/request_path.py
 QUIET_PATHS = frozenset({"/health"})  # platform probes: DEBUG, so they don't drown the log
 MAX_PATH_CHARS = 2048
+DISCONNECTED = "client disconnected"  # the message of a request whose client left mid-way
 # Paths that carry a credential (the customer's proof link): the line shows the route template
 # in their place, or the prefix alone when no route matched.
 SECRET_PATH_PREFIXES = ("/proofs/",)
@@ -70,7 +72,13 @@ def _shown_path(scope: Scope) -> str:
 
 
 def finish(scope: Scope, status: int, seconds: float) -> None:
-    """The end of a request (api/request_path.py): its metrics observation and its line."""
+    """The end of a request (api/request_path.py): its metrics observation and its line. A
+    client that disconnected before its answer was complete is no fault of the service: its
+    line says "client disconnected", at INFO, with status 499 (nginx's "client closed
+    request"), whatever the application answered to no one."""
+    gone = bool(scope.get(CLIENT_GONE))
+    if gone:
+        status = CLIENT_CLOSED_REQUEST
     metrics.observe(scope, status, seconds)
     if status >= 500:
         level = logging.WARNING
@@ -79,7 +87,10 @@ def finish(scope: Scope, status: int, seconds: float) -> None:
     else:
         level = logging.INFO
     if log.isEnabledFor(level):
-        log.handle(RequestRecord(level, request_line(scope, status, seconds * 1000)))
+        record = RequestRecord(level, request_line(scope, status, seconds * 1000))
+        if gone:
+            record.msg = DISCONNECTED
+        log.handle(record)
 
 
 # What `LogRecord.__init__` sets on every record, taken once from a record made here; no

@@ -8,7 +8,8 @@ those it needs: `Authorization` (kept in the scope for `ApiAccess`), the platfor
 proxies' `X-Forwarded-For` and `X-Forwarded-Proto` (the client's address and the scheme,
 api/forwarded.py). It holds the one wrapper of the response's `send`: it notes the status
 and adds the rate-limit headers an allowed request was given, and `X-Request-ID` (the log
-line's id) to every response. When the response is over it
+line's id) to every response; and of `receive`, to note a client that disconnected before
+its answer was complete (its line then says so, at INFO). When the response is over it
 observes the metrics and writes the log line, with the request id and the client's address
 (api/request_log.py).
 
@@ -30,10 +31,11 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from api import auth, forwarded, request_log
+from api.errors import CLIENT_GONE
 from api.ratelimit import COUNTS_AS_READ, RateLimiter, TooManyRequests
 
 if TYPE_CHECKING:
-    from litestar.types import ASGIApp, Message, Receive, Scope, Send
+    from litestar.types import ASGIApp, Message, Receive, ReceiveMessage, Scope, Send
 
 LIMITER = "pressline.rate_limiter"  # scope key: the app's limiter, set by RequestPath
 LIMIT_HEADERS = "pressline.rate_limit_headers"  # scope key: raw headers for the response
@@ -102,20 +104,29 @@ class RequestPath:
         scope[AUTHORIZATION] = heads.authorization  # type: ignore[literal-required]
         scope[request_log.REQUEST_ID] = heads.request_id  # type: ignore[literal-required]
         status = 500  # if the application fails before answering
+        answered = False  # the answer's last body message was sent
 
         request_id = (b"x-request-id", heads.request_id.encode("ascii"))
 
+        async def listen() -> ReceiveMessage:
+            message = await receive()
+            if message["type"] == "http.disconnect" and not answered:
+                scope[CLIENT_GONE] = True  # type: ignore[literal-required]
+            return message
+
         async def respond(message: Message) -> None:
-            nonlocal status
+            nonlocal status, answered
             if message["type"] == "http.response.start":
                 status = message["status"]
                 extra: Any = scope.get(LIMIT_HEADERS) or ()
                 # Every response names its log line.
                 message["headers"] = [*message.get("headers", ()), *extra, request_id]
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                answered = True
             await send(message)
 
         try:
-            await self.app(scope, receive, respond)
+            await self.app(scope, listen, respond)
         finally:
             request_log.finish(scope, status, time.perf_counter() - started)
 

@@ -10,6 +10,7 @@ from litestar.params import PathParameter
 from litestar.static_files import create_static_files_router
 
 from api.admin import (
+    customer_addresses,
     deliveries,
     invoice_settings,
     login,
@@ -75,6 +76,7 @@ def admin_router() -> Router:
             banner,
             AccountController,
             CustomerController,
+            customer_addresses.CustomerAddressController,
             InventoryController,
             InvoiceController,
             payment_voids.PaymentConfirmController,

@@ -1,5 +1,5 @@
 """The admin's customer pages: the list (with primary contact, open orders and lifetime value)
-and a customer's page (fields, contacts, orders). A fixed number of statements per page,
+and a customer's page (fields, contacts, addresses, orders). A fixed number of statements per page,
 whatever the number of rows: figures for a page's customers come grouped in one statement each.
 
 Lifetime value is the sum of the customer's paid invoices, as the API's customer detail says.
@@ -13,7 +13,13 @@ from decimal import Decimal
 import msgspec
 
 from models import statements
-from models.customers.queries import CUSTOMER_COLUMNS, CUSTOMER_FROM, ContactRow, CustomerListRow
+from models.customers.queries import (
+    CUSTOMER_COLUMNS,
+    CUSTOMER_FROM,
+    AddressRow,
+    ContactRow,
+    CustomerListRow,
+)
 from models.filters import MAX_ID, cannot_match, contains_ci, contains_pattern
 from models.stages import OPEN_LIST
 from models.statements import Select, Sql, Stamp
@@ -160,6 +166,16 @@ CONTACTS = Select(
     ORDER BY is_primary DESC, created_at, id
     """,
 )
+# The default first, then in the order added (the API's order).
+ADDRESSES = Select(
+    AddressRow,
+    """
+    SELECT id, label, name, company, line1, line2, city, region, postal_code, country, phone,
+           is_default
+    FROM addresses WHERE workspace = $1 AND customer = $2
+    ORDER BY is_default DESC, id
+    """,
+)
 ORDERS = Select(
     CustomerOrder,
     """
@@ -173,6 +189,7 @@ ORDERS = Select(
 class CustomerPage(msgspec.Struct, frozen=True):
     customer: CustomerRecord
     contacts: list[ContactLine]
+    addresses: list[AddressRow]
     orders: list[CustomerOrder]
     figures: CustomerFigures
     paid_cents: int
@@ -187,12 +204,14 @@ async def customer_page(workspace_id: int, customer_id: int) -> CustomerPage | N
         if customer is None:
             return None
         contacts = await reader.all(CONTACTS, workspace_id, customer_id)
+        addresses = await reader.all(ADDRESSES, workspace_id, customer_id)
         orders = await reader.all(ORDERS, workspace_id, customer_id, ORDERS_SHOWN)
         figures = await reader.one(FIGURES, workspace_id, [customer_id])
         value = await reader.one(VALUES, workspace_id, [customer_id])
     return CustomerPage(
         customer=customer,
         contacts=contacts,
+        addresses=addresses,
         orders=orders,
         figures=figures or CustomerFigures(customer_id, 0, 0),
         paid_cents=int(value.paid_cents) if value else 0,
@@ -206,3 +225,12 @@ async def customer_record(workspace_id: int, customer_id: int) -> CustomerRecord
         return None
     async with statements.connection() as reader:
         return await reader.one(RECORD, workspace_id, customer_id)
+
+
+async def customer_addresses(workspace_id: int, customer_id: int) -> list[AddressRow]:
+    """The customer's addresses, the default first (none for another workspace's customer):
+    what an order's ship-to may be chosen from."""
+    if not 0 < customer_id <= MAX_ID:
+        return []
+    async with statements.connection() as reader:
+        return await reader.all(ADDRESSES, workspace_id, customer_id)

@@ -214,9 +214,11 @@ class InvoicePage(msgspec.Struct, frozen=True):
         address, or the order's ship-to when the customer has none."""
         b = self.bill_to
         contact = [line for line in (b.contact_name, b.contact_email) if line] if b else []
-        if b is not None and b.line1:
-            return contact + _address_lines(msgspec.structs.asdict(b))
-        return contact + _address_lines(self.ship_to() or {})
+        address = msgspec.structs.asdict(b) if b is not None and b.line1 else self.ship_to() or {}
+        lines = _address_lines(address)
+        if lines and lines[0] == self.invoice.customer_name == address.get("company"):
+            lines = lines[1:]  # the company is the customer, named above
+        return contact + lines
 
     @property
     def tax_words(self) -> str:

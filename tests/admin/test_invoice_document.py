@@ -38,10 +38,8 @@ async def _page(shop: Shop, *, contact: bool = True, address: bool = True, **ord
         ).save()  # fmt: skip
     ship_to = {"name": "Goods In", "line1": "9 Dock Road", "city": "Hull", "postal_code": "HU1 2BB",
                "country": "GB"}  # fmt: skip
-    made = await factories.order(
-        shop.ws, customer, stage="dispatched", ship_to=msgspec.json.encode(ship_to).decode(),
-        **order,
-    )  # fmt: skip
+    order.setdefault("ship_to", msgspec.json.encode(ship_to).decode())
+    made = await factories.order(shop.ws, customer, stage="dispatched", **order)
     invoice = await factories.invoice(made)
     answer = await shop.client.get(f"/admin/invoices/{invoice.number}")
     assert answer.status_code == 200
@@ -54,6 +52,16 @@ async def test_the_bill_to_is_the_customers_default_address(shop: Shop) -> None:
     assert _bill_to(page) == [
         "Ada Lovelace", "ada@acme.example", "1 Loom Street", "Bradford BD1 1AA", "GB"
     ]  # fmt: skip
+
+
+async def test_an_address_of_the_customers_own_company_does_not_name_it_twice(
+    shop: Shop,
+) -> None:
+    ship_to = {"company": "Acme Tees", "line1": "9 Dock Road", "city": "Hull", "country": "GB"}
+
+    page = await _page(shop, address=False, ship_to=msgspec.json.encode(ship_to).decode())
+
+    assert _bill_to(page) == ["Ada Lovelace", "ada@acme.example", "9 Dock Road", "Hull", "GB"]
 
 
 async def test_without_an_address_the_bill_to_is_the_orders_ship_to(shop: Shop) -> None:

@@ -85,7 +85,16 @@ def _pool_open() -> bool:
     return getattr(db.engine(), "pool", None) is not None
 
 
+NOT_MIGRATED = (
+    "the database is not set up, or not up to date: run `pressline migrate` first "
+    "(DATABASE_URL names it; without it, pressline.sqlite3 in this directory)"
+)
+
+
 async def execute(pending: Pending) -> int:
+    # Asked before anything connects: a SQLite file that does not exist is not made, empty.
+    if not pending.migrates and not await db.migrated():
+        return fail(pending.as_json, NOT_MIGRATED)
     # Start (and later stop) only a pool this command opened: in-process callers such as
     # the tests may already run one for the web app on the same engine.
     owns_pool = not _pool_open()

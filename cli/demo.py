@@ -23,7 +23,7 @@ def _mail_line() -> str:
     )
 
 
-@command(None, "demo")
+@command(None, "demo", migrates=True)
 @click.option(
     "--port",
     type=click.IntRange(1, 65535),

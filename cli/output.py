@@ -40,23 +40,30 @@ class Result:
 
 
 class Pending:
-    """A parsed command, run later on the caller's event loop."""
+    """A parsed command, run later on the caller's event loop; `migrates` when the command
+    brings the database up to date itself (the others need it migrated first)."""
 
-    def __init__(self, call: Callable[[], Awaitable[Result]], as_json: bool) -> None:
+    def __init__(
+        self, call: Callable[[], Awaitable[Result]], as_json: bool, *, migrates: bool = False
+    ) -> None:
         self.call = call
         self.as_json = as_json
+        self.migrates = migrates
 
 
-def command(group: click.Group | None, name: str) -> Callable[[Callable[..., Any]], click.Command]:
+def command(
+    group: click.Group | None, name: str, *, migrates: bool = False
+) -> Callable[[Callable[..., Any]], click.Command]:
     """An async function `(**options) -> Result` as the command `name` (of `group`, or a
-    top-level one); its docstring is the help. Adds `--json` after the command."""
+    top-level one); its docstring is the help. Adds `--json` after the command. `migrates`:
+    the command migrates the database itself, so it may run on one not migrated yet."""
 
     def decorate(fn: Callable[..., Awaitable[Result]]) -> click.Command:
         @functools.wraps(fn)
         def callback(json_after: bool, **params: Any) -> Pending:
             root = click.get_current_context().find_root()
             as_json = json_after or bool(root.params.get("json"))
-            return Pending(functools.partial(fn, **params), as_json)
+            return Pending(functools.partial(fn, **params), as_json, migrates=migrates)
 
         option = click.option("--json", "json_after", is_flag=True, help=JSON_HELP)
         if group is None:

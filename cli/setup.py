@@ -6,7 +6,7 @@ from cli.output import Result, command
 from models import db
 
 
-@command(None, "migrate")
+@command(None, "migrate", migrates=True)
 async def migrate() -> Result:
     """Apply pending database migrations (safe to run repeatedly)."""
     await db.migrate()

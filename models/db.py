@@ -12,12 +12,14 @@ import re
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 import asyncpg
 from piccolo.engine.postgres import PostgresEngine, PostgresTransaction
 from piccolo.engine.sqlite import SQLiteEngine, SQLiteTransaction, TransactionType
+from piccolo.querystring import QueryString
 
 if TYPE_CHECKING:
     from piccolo.engine.base import Engine
@@ -306,6 +308,38 @@ def bind(db: Engine) -> None:
     tables: list[type[Table]] = [*all_tables(), Migration]
     for table in tables:
         table._meta.db = db
+
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_MIGRATION_ID = re.compile(r'^ID = "([^"]+)"', re.MULTILINE)
+
+
+def newest_migration() -> str:
+    """The ID of the newest migration of models/migrations/ (file names sort as their IDs)."""
+    newest = max(MIGRATIONS.glob("models_*.py"))
+    found = _MIGRATION_ID.search(newest.read_text())
+    if found is None:
+        raise RuntimeError(f"{newest.name} has no ID")
+    return found[1]
+
+
+def _no_file_yet(db: Engine) -> bool:
+    return isinstance(db, SQLiteEngine) and not Path(db.path).exists()
+
+
+async def migrated(db: Engine | None = None) -> bool:
+    """Whether the database has the newest migration applied; a SQLite file that does not
+    exist yet is not created by asking (a connection would create it, empty)."""
+    db = db or engine()
+    if _no_file_yet(db):  # one stat, before any connection
+        return False
+    query = QueryString(
+        "SELECT name FROM migration WHERE app_name = {} AND name = {}", "models", newest_migration()
+    )
+    try:
+        return bool(await db.run_querystring(query))
+    except (sqlite3.OperationalError, asyncpg.UndefinedTableError):  # no migration table yet
+        return False
 
 
 async def migrate() -> None:

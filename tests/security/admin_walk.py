@@ -3,18 +3,21 @@ below cover a new admin path automatically (and fail until its parameter is know
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 
-from models import clock, proofs
+from models import clock, link_tokens, proofs
 from models.tables import (
     Address,
     ApiToken,
     ArtworkProof,
     CustomerMessage,
+    InvoiceLink,
+    InvoiceSettings,
     StockMovement,
     Workspace,
 )
@@ -84,6 +87,12 @@ FIELDS = {
     "proof comment": 26,
     "proof answered by": 27,
     "customer message subject": 28,
+    "invoice legal name": 29,
+    "invoice address": 30,
+    "invoice tax number": 31,
+    "invoice tax label": 32,
+    "invoice bank details": 33,
+    "invoice footer": 34,
 }
 
 
@@ -143,6 +152,18 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         body="Hello", status="failed", recipient="ann@example.com",
     )  # fmt: skip
     await message.save()
+    await InvoiceSettings(
+        workspace=ws.id, legal_name=text("invoice legal name", "Inkwell Ltd"),
+        address_line1=text("invoice address", "1 Mill Lane"),
+        tax_number=text("invoice tax number", "GB1"), tax_label=text("invoice tax label", "VAT"),
+        bank_details=text("invoice bank details", "Sort code 1"),
+        footer=text("invoice footer", "Thanks"), logo=png(8, 8), logo_type="image/png",
+    ).save()  # fmt: skip
+    invoice_token = link_tokens.new_token()  # the customer's page of the invoice
+    await InvoiceLink(
+        workspace=ws.id, invoice=invoice.id, token_digest=link_tokens.digest(invoice_token),
+        expires_at=clock.now() + dt.timedelta(days=1),
+    ).save()  # fmt: skip
     return {
         "token_id": token_id,
         "member_id": staff.id,
@@ -161,4 +182,5 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         "version": 1,
         "message_id": message.id,
         "proof_token": proof_token,
+        "invoice_token": invoice_token,
     }

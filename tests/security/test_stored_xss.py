@@ -1,7 +1,7 @@
 """Stored XSS: every text the shop floor stores is shown escaped on every admin page (Jinja2
 autoescape). Each field holds a value that would open a tag and break out of an
 attribute; every admin page is rendered (from the route table), and the customer's proof
-page, and searched."""
+page and invoice page, and searched."""
 
 from __future__ import annotations
 
@@ -46,6 +46,11 @@ async def test_no_admin_page_renders_a_stored_value_as_markup(
     proof_page = await browsers().get(proof_path)
     assert proof_page.status_code == 200
     pages[proof_path] = proof_page.text
+    # And the customer's invoice page.
+    invoice_path = f"/i/{ids['invoice_token']}"
+    invoice_page = await browsers().get(invoice_path)
+    assert invoice_page.status_code == 200
+    pages[invoice_path] = invoice_page.text
     for field, n in FIELDS.items():
         raw = [path for path, text in pages.items() if raw_tag(n) in text]
         assert raw == [], f"{field} rendered as markup on {raw}"

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from api.admin import item_forms
+from api.admin import item_forms, ship_to_forms
 from api.admin.forms import sentence, text, whole_number
 from api.admin.item_errors import shown_item_errors
 from api.validation import decode_body
@@ -115,6 +115,7 @@ def typed_order(fields: dict[str, Any]) -> dict[str, Any]:
         "items": items,
         "unread": [name for name in unread if text(fields, name).strip()],
         "unread_items": unread_items,
+        **ship_to_forms.typed(fields),
     }
 
 
@@ -152,6 +153,7 @@ def typed_edit(content: OrderContent, timezone: str) -> dict[str, Any]:
         "items": item_forms.items_typed_from(content.items),
         "unread": [],
         "unread_items": [],
+        **ship_to_forms.typed_from_order(order.ship_to),
     }
 
 
@@ -246,6 +248,7 @@ def order_request(typed: dict[str, Any], currency: str) -> OrderCreate:
         if typed[name]:
             body[name] = typed[name]
     own = _content(typed, body, currency)
+    ship_to_forms.add_to_body(typed, body, editing=False)
     if not typed["items"]:
         body.pop("items", None)
     return _decoded(body, own, OrderCreate)
@@ -261,6 +264,7 @@ def update_request(typed: dict[str, Any], currency: str) -> OrderUpdate:
         "notes": typed["notes"],
     }
     own = _content(typed, body, currency)
+    ship_to_forms.add_to_body(typed, body, editing=True)
     body.setdefault("items", [])
     return _decoded(body, own, OrderUpdate)
 
@@ -292,6 +296,7 @@ def only_changes(edit: OrderEdit, content: OrderContent, timezone: str) -> Order
         else edit.prices_include_tax,
         lines=None if edit.lines is None or list(edit.lines) == kept_lines else edit.lines,
         items=None if edit.items is None or _same_items(edit.items, content.items) else edit.items,
+        ship_to=KEEP if ship_to_forms.same(edit.ship_to, order.ship_to) else edit.ship_to,
     )
 
 
@@ -318,9 +323,9 @@ def form_errors(errors: dict[str, list[str]], typed: dict[str, Any]) -> dict[str
     required." (api/admin/forms.py), `items.0.imprints.1.colours` as
     `items-0-imprints-1-colours` (api/admin/item_errors.py)."""
     numbers = [line["number"] for line in typed["lines"] if _filled(line)]
-    shown = shown_item_errors(errors, typed["items"])
+    shown = shown_item_errors(errors, typed["items"]) | ship_to_forms.shown_errors(errors)
     for key, messages in errors.items():
-        if key == "items" or key.startswith("items."):
+        if key == "items" or key.startswith("items.") or ship_to_forms.is_ship_to_key(key):
             continue
         field, where, label = _field(key, numbers)
         words = (NO_CONTENT if key == "lines" and _no_content(message) else

@@ -13,7 +13,7 @@ from litestar import Controller, Request, get, post
 from litestar.params import PathParameter
 from litestar.response import Redirect, Template
 
-from api.admin import flash
+from api.admin import flash, ship_to_forms
 from api.admin.customers import page_number
 from api.admin.forms import form, text, whole_number
 from api.admin.item_forms import for_display
@@ -172,6 +172,7 @@ class OrderController(Controller):
             customers=await admin_queries.customers(request.user.workspace_id),
             **await self._form_context(request, typed, errors or {}, focus, past_due),
             form_url=_url("/orders/new"), preview_url=PREVIEW_URL, preview=preview, money=money,
+            ship_to=await ship_to_forms.choices(request.user.workspace_id, typed),
             save_label="Create order anyway" if past_due else "Create order",
             back_url=_url("/orders"), back_label="Back to the orders", edited=None,
             message=message, once=once,
@@ -239,6 +240,8 @@ class OrderController(Controller):
                     lines=body.new_lines(), items=body.new_items(), due_by=body.due_by,
                     notes=body.notes or "", external_ref=body.external_ref,
                     prices_include_tax=body.prices_include_tax, actor=_actor(request),
+                    ship_to=None if body.ship_to is None else body.ship_to.new_address(),
+                    ship_to_address_id=body.ship_to_address_id,
                 )  # fmt: skip
                 number = made.order.number
                 return Created(_url(f"/orders/{number}"), number)
@@ -287,6 +290,9 @@ class OrderController(Controller):
             save_label="Save anyway" if past_due else "Save changes",
             back_url=_url(f"/orders/{order.number}"), back_label="Back to the order",
             edited=order, content_editable=editable,
+            ship_to=await ship_to_forms.choices(
+                request.user.workspace_id, typed, editing=True, current=order.ship_to
+            ),
             stage_name=STAGE_NAMES.get(order.stage, order.stage), message=message,
             preview_url=f"{PREVIEW_URL}?{urlencode({'order': order.number})}" if editable else None,
             preview=preview, money=money,

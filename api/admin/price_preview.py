@@ -19,6 +19,7 @@ from typing import Any
 from litestar import Controller, Request, post
 from litestar.response import Template
 
+from api.admin import ship_to_forms
 from api.admin.forms import form, whole_number
 from api.admin.order_forms import (
     filled,
@@ -80,8 +81,8 @@ async def price_preview(
     request: Request[Any, Any, Any], typed: dict[str, Any], content: OrderContent | None
 ) -> Preview:
     """The running total of the form typed (`content`: the order the edit form edits, None
-    for the new-order form)."""
-    typed = filled(typed)
+    for the new-order form). The ship-to is left out: it changes no price."""
+    typed = filled(ship_to_forms.without_choice(typed))
     items = typed["items"]
     if not items and not any(_filled_line(line) for line in typed["lines"]):
         return Preview(waiting=ADD_CONTENT)

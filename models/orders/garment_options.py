@@ -136,6 +136,7 @@ class EditedOrder(msgspec.Struct, array_like=True, frozen=True):
     revision: int
     currency: str
     prices_include_tax: bool = False  # line prices are gross
+    ship_to: str | dict[str, str] | None = None  # its copy (JSON: models/orders/ship_to.py)
 
 
 class PlainLine(msgspec.Struct, array_like=True, frozen=True):
@@ -153,7 +154,7 @@ class OrderContent(msgspec.Struct, frozen=True):
 
 _ORDER = """
     SELECT o.id, o.number, o.stage, c.id, c.name, o.due_by, o.notes, o.external_ref,
-        o.revision, o.currency, o.prices_include_tax
+        o.revision, o.currency, o.prices_include_tax, o.ship_to
     FROM orders o JOIN customers c ON c.id = o.customer
     WHERE o.workspace = $1 AND {key} = $2
 """

@@ -543,7 +543,8 @@ async def test_the_forms_cost_a_fixed_number_of_statements(
 
 def form_of(page: str) -> dict[str, str]:
     """The fields the page's order form would send as it is shown (text, hidden, ticked
-    checkboxes, selected options, text areas), like a browser (a name sent twice: the last)."""
+    checkboxes, chosen radio buttons, selected options, text areas), like a browser (a name
+    sent twice: the last)."""
     form = re.search(r'<form[^>]*id="order-form".*?</form>', page, re.DOTALL)
     assert form is not None
     body = form.group(0)
@@ -553,8 +554,9 @@ def form_of(page: str) -> dict[str, str]:
         kind = re.search(r'\btype="([^"]*)"', tag)
         if name is None or (kind and kind.group(1) == "submit"):
             continue
-        if kind and kind.group(1) == "checkbox" and not re.search(r"\bchecked\b", tag):
-            continue  # sent only when ticked
+        ticked = re.search(r"\bchecked\b", tag)
+        if kind and kind.group(1) in ("checkbox", "radio") and not ticked:
+            continue  # sent only when ticked or chosen
         value = re.search(r'\bvalue="([^"]*)"', tag)
         fields[html.unescape(name.group(1))] = html.unescape(value.group(1)) if value else ""
     for select in re.findall(r"<select.*?</select>", body, re.DOTALL):

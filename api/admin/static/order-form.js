@@ -4,7 +4,8 @@
 // that changed: the garments, the lines or one garment's sizes. Whatever was typed while the
 // answer was on its way is kept. Without script, or when an answer is not the form, the buttons
 // submit the page as usual. Once rows are swapped in, the form gets an `order-changed` event:
-// the running total (htmx, templates/_order_form.html) is asked for again.
+// the running total (htmx, templates/_order_form.html) is asked for again. Choosing the customer
+// swaps in the ship-to with that customer's addresses (templates/_ship_to_fields.html).
 (function () {
   "use strict";
   var form = document.getElementById("order-form");
@@ -15,6 +16,7 @@
   function regionOf(action) {
     var sizes = /^(?:refresh|sizes)-(\d+)$/.exec(action);
     if (sizes) return "items-" + sizes[1] + "-sizes";
+    if (action === "ship_to") return "ship-to";
     return action === "add_line" ? "lines" : "garments";
   }
 
@@ -22,6 +24,7 @@
   function typed(root) {
     var found = {};
     root.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (field) {
+      if (field.type === "radio" && !field.checked) return; // a choice: the one chosen
       if (field.type !== "submit" && field.type !== "hidden") found[field.name] = field.value;
     });
     return found;
@@ -29,7 +32,13 @@
 
   // A field of the parsed answer shows `value` once it is in the page.
   function show(field, value) {
-    if (field.tagName === "SELECT") {
+    if (field.type === "radio") {
+      field.closest("form, fieldset").querySelectorAll('input[type="radio"]').forEach(function (radio) {
+        if (radio.name !== field.name) return;
+        if (radio.value === value) radio.setAttribute("checked", "");
+        else radio.removeAttribute("checked");
+      });
+    } else if (field.tagName === "SELECT") {
       field.querySelectorAll("option").forEach(function (option) {
         if (option.value === value) option.setAttribute("selected", "");
         else option.removeAttribute("selected");
@@ -120,5 +129,6 @@
   form.addEventListener("change", function (event) {
     var found = /^items-(\d+)-(?:style|colour)$/.exec(event.target.name || "");
     if (found) send("sizes-" + found[1], 0);
+    else if (event.target.name === "customer") send("ship_to", 0);
   });
 })();

@@ -17,6 +17,7 @@ from api.admin import (
     order_proofs,
     orders,
     overview,
+    packing_slip,
     payment_voids,
     price_preview,
     pricing,
@@ -82,6 +83,7 @@ def admin_router() -> Router:
             payment_voids.PaymentConfirmController,
             orders.OrderController,
             work_order.WorkOrderController,
+            packing_slip.PackingSlipController,
             stream.stream,
             create_static_files_router(
                 path="/static", directories=[HERE / "static"], after_request=with_headers

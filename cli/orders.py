@@ -9,7 +9,7 @@ import msgspec
 
 from cli.output import CommandError, Result, command, moment, money
 from models import operators
-from models.garments import LOCATION_LABELS, METHOD_LABELS
+from models.garments import location_words, method_words
 from models.orders.item_reads import ImprintView, ItemView
 from models.schemas.orders import AdvanceRequest, order_bodies, order_detail_body
 from models.stages import API_TARGET_STAGES, STAGES
@@ -122,7 +122,7 @@ def _price(cents: int | None, currency: str) -> str:
 def imprint_line(imprint: ImprintView, currency: str) -> str:
     """`Front: Screen print, 2 colours (White, Red), 280 x 200 mm; 1.80 GBP a garment, …`."""
     names = f" ({', '.join(imprint.colour_names)})" if imprint.colour_names else ""
-    what = [METHOD_LABELS.get(imprint.method, imprint.method)]
+    what = [method_words(imprint.method)]
     if imprint.colours is not None:
         plural = "" if imprint.colours == 1 else "s"
         what.append(f"{imprint.colours} colour{plural}{names}")
@@ -137,7 +137,7 @@ def imprint_line(imprint: ImprintView, currency: str) -> str:
         prices.append("setup from the price list")
     elif imprint.setup_cents:
         prices.append(f"setup {money(imprint.setup_cents, currency)}")
-    location = LOCATION_LABELS.get(imprint.location, imprint.location)
+    location = location_words(imprint.location)
     text = f"{location}: " + ", ".join(what) + "; " + ", ".join(prices)
     if imprint.notes:
         text += "; notes: " + " / ".join(imprint.notes.splitlines())

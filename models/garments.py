@@ -46,7 +46,8 @@ class Method(StrEnum):
     VINYL = "vinyl"
 
 
-# How people read them (the admin's forms and pages, the work order, the command line).
+# How people read them (the admin's forms and pages, the work order, the command line, the
+# order's setup lines): through `location_words` and `method_words`.
 LOCATION_LABELS: dict[str, str] = {
     Location.FRONT: "Front",
     Location.BACK: "Back",
@@ -65,6 +66,27 @@ METHOD_LABELS: dict[str, str] = {
     Method.TRANSFER: "Transfer",
     Method.VINYL: "Vinyl",
 }
+
+
+def location_words(location: str, *, in_sentence: bool = False) -> str:
+    """A print location as people read it: "Left chest" (a label, a heading), "left chest"
+    inside a sentence ("Setup: left chest, embroidery"). A code no label names (a stored
+    value the service no longer offers) reads with spaces: "left_hip" → "Left hip"."""
+    return _words(LOCATION_LABELS, location, in_sentence)
+
+
+def method_words(method: str, *, in_sentence: bool = False) -> str:
+    """A decoration method as people read it: "Screen print", "screen print" inside a
+    sentence; "DTG" stays as it is."""
+    return _words(METHOD_LABELS, method, in_sentence)
+
+
+def _words(labels: dict[str, str], code: str, in_sentence: bool) -> str:
+    label = labels.get(code) or code.replace("_", " ").strip().capitalize() or code
+    first = label.split(" ", 1)[0]
+    if in_sentence and not (len(first) > 1 and first.isupper()):  # DTG is DTG anywhere
+        return label[:1].lower() + label[1:]
+    return label
 
 
 @dataclass(frozen=True)

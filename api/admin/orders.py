@@ -139,8 +139,7 @@ class OrderController(Controller):
             title=f"Order {found.order.number}", o=found.order, lines=found.lines,
             invoices=found.invoices, timeline=found.timeline, items=found.items,
             shown=Shown(user.timezone),
-            targets=API_TARGET_STAGES, stage_names=STAGE_NAMES, LOCATION_LABELS=LOCATION_LABELS,
-            METHOD_LABELS=METHOD_LABELS, **context,
+            targets=API_TARGET_STAGES, stage_names=STAGE_NAMES, **context,
         )  # fmt: skip
 
     # --- creating and editing -------------------------------------------------------------

@@ -18,6 +18,7 @@ from litestar.template.config import TemplateConfig
 
 from api.admin.security import HEADERS, NO_STORE, PREFIX, NotLoggedIn, OwnerOnly
 from models.errors import NotFoundError
+from models.garments import location_words, method_words
 from models.urls import masked_url
 
 HERE = Path(__file__).parent
@@ -59,6 +60,9 @@ def _environment() -> Environment:
     )
     env.filters["when"] = _when
     env.filters["masked"] = masked_url  # a target URL's password is never shown
+    # Print locations and methods in words ("Left chest", "screen print" with in_sentence=True)
+    env.filters["location_words"] = location_words
+    env.filters["method_words"] = method_words
     return env
 
 

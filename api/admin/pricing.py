@@ -19,7 +19,6 @@ from api.admin.pages import page
 from api.admin.security import PREFIX, owner_only
 from models import accounts
 from models.errors import InvalidFields, StaleError
-from models.garments import METHOD_LABELS
 from models.pricing import store
 from models.pricing.document import PricingDocument
 
@@ -50,7 +49,7 @@ class PricingController(Controller):
             request, "settings_pricing.html", status_code=status_code, here="settings",
             title="Pricing", typed=typed, matrices=grids.for_display(typed),
             choices=grids.matrix_choices(typed), methods=grids.METHODS,
-            method_labels=METHOD_LABELS, errors=errors or {}, message=message,
+            errors=errors or {}, message=message,
             focus=focus, notice=notice, currency=workspace.currency,
         )  # fmt: skip
 

@@ -35,7 +35,7 @@ from api.admin.item_forms import major
 from api.validation import decode_body
 from models import money as amounts
 from models.errors import InvalidFields
-from models.garments import MAX_SIZES, METHOD_LABELS, Method
+from models.garments import MAX_SIZES, Method, method_words
 from models.pricing import document as price_document
 from models.pricing.document import (
     COLUMN_UNITS,
@@ -95,7 +95,7 @@ _ACTION = re.compile(
 
 def matrix_name(method: str, placement: str) -> str:
     """ "Screen print, first location"."""
-    return f"{METHOD_LABELS.get(method, method)}, {PLACEMENTS.get(placement, placement)}"
+    return f"{method_words(method)}, {PLACEMENTS.get(placement, placement)}"
 
 
 def column_words(method: str, value: str, position: int) -> str:
@@ -476,7 +476,7 @@ class _Body:
             return None
         part = "per_colour_cents" if method == Method.SCREEN else "per_design_cents"
         key, field = f"setups.{method}", f"setup-{method}"
-        where = f"Setup, {METHOD_LABELS[method]}"
+        where = f"Setup, {method_words(method)}"
         self.at(key, f"{field}-amount", where, "the setup")
         self.at(f"{key}.{part}", f"{field}-amount", where, "the setup charge")
         self.at(f"{key}.waive_from_quantity", f"{field}-waive", where, "the quantity")

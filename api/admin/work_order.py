@@ -16,7 +16,6 @@ from api.admin.order_forms import Shown
 from api.admin.pages import page
 from api.admin.security import PREFIX
 from models.errors import NotFoundError
-from models.garments import LOCATION_LABELS, METHOD_LABELS
 from models.orders.work_order import work_order
 
 OrderRef = Annotated[
@@ -46,6 +45,5 @@ class WorkOrderController(Controller):
             request, "work_order.html", title=f"Work order {order.number}", o=order,
             items=found.items, lines=found.lines, approved=found.approved_proof,
             qr=qr.svg(url, title=f"Order {order.number}, revision {order.revision}"), qr_url=url,
-            shown=Shown(request.user.timezone), LOCATION_LABELS=LOCATION_LABELS,
-            METHOD_LABELS=METHOD_LABELS,
+            shown=Shown(request.user.timezone),
         )  # fmt: skip

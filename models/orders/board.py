@@ -15,7 +15,7 @@ from typing import NamedTuple
 import msgspec
 
 from models import clock, statements
-from models.garments import METHOD_LABELS, Method
+from models.garments import Method, method_words
 from models.orders.queries import ArtworkStatus, Stage
 from models.orders.readiness import Bill, Mark, StockNeed, art, paid, stock
 from models.stages import OPEN, OPEN_LIST, SEQUENCE
@@ -160,7 +160,7 @@ def forward_stage(stage: str) -> str | None:
 
 def method_labels(methods: Iterable[str]) -> list[str]:
     ordered = sorted(set(methods), key=lambda m: (_METHOD_ORDER.get(m, len(_METHOD_ORDER)), m))
-    return [METHOD_LABELS.get(method, method) for method in ordered]
+    return [method_words(method) for method in ordered]
 
 
 async def board(workspace_id: int, *, now: dt.datetime | None = None) -> list[Column]:

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from models.garments import STANDARD_SIZES, Method, NewImprint, NewItem, StockedSize, size_key
+from models.garments import (
+    STANDARD_SIZES,
+    Method,
+    NewImprint,
+    NewItem,
+    StockedSize,
+    location_words,
+    method_words,
+    size_key,
+)
 from models.orders.lines import NewLine
 from models.pricing.compute import ItemPrices
 
@@ -121,12 +130,17 @@ def default_description(style: str, colour: str, stocked: Sequence[StockedSize] 
 
 
 def setup_description(imprint: NewImprint) -> str:
-    text = f"Setup: {imprint.location} {imprint.method}"
+    """A setup line's description, in words: "Setup: left chest, embroidery", "Setup: front,
+    screen print, 2 colours (crest-2026)". Lines are stored as made: an order made before
+    keeps its words until its garments are edited."""
+    parts = [
+        location_words(imprint.location, in_sentence=True),
+        method_words(imprint.method, in_sentence=True),
+    ]
     if imprint.method == Method.SCREEN and imprint.colours is not None:
-        text += f", {imprint.colours} colours"
-    if imprint.design:
-        text += f" ({imprint.design})"
-    return text
+        parts.append(f"{imprint.colours} colour{'' if imprint.colours == 1 else 's'}")
+    text = "Setup: " + ", ".join(parts)
+    return f"{text} ({imprint.design})" if imprint.design else text
 
 
 def expand(

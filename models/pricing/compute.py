@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from models.errors import InvalidFields
-from models.garments import Method, NewImprint, NewItem, StockedSize, size_key
+from models.garments import Method, NewImprint, NewItem, StockedSize, method_words, size_key
 from models.money import round_half_up
 from models.pricing.breakdown import (
     ImprintPrice,
@@ -130,7 +130,8 @@ def _cell(
     priced_by: dict[str, str] = {Method.SCREEN: "colours", Method.EMBROIDERY: "stitches"}
     field_name = priced_by.get(imprint.method, "width_mm")
     errors[f"{path}.{field_name}"] = [
-        f"The price list's {imprint.method} matrix goes up to {last:,} {unit}; this imprint "
+        f"The price list's {method_words(imprint.method, in_sentence=True)} matrix goes up to "
+        f"{last:,} {unit}; this imprint "
         f"has {value:,}. Type {path}.unit_price_cents, or add a column to the matrix."
     ]
     return None
@@ -167,7 +168,8 @@ def _imprint_price(
     if matrix is None:
         where = "an additional location" if placement == Placement.ADDITIONAL else "a location"
         errors[f"{path}.unit_price_cents"] = [
-            f"The price list has no {imprint.method} matrix for {where}; type "
+            f"The price list has no {method_words(imprint.method, in_sentence=True)} matrix for "
+            f"{where}; type "
             f"{path}.unit_price_cents, or add the matrix in Settings → Pricing."
         ]
         return None

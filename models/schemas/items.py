@@ -79,8 +79,9 @@ class ImprintCreate(Input):
             msgspec.Meta(
                 ge=0,
                 le=MAX_CENTS_GIVEN,
-                description='Once per order: a line "Setup: {location} {method}" when above '
-                "0; without it (or null) the price list's setup rule",
+                description="Once per order: a line in words, e.g. "
+                '"Setup: front, screen print, 2 colours", when above 0; without it (or null) '
+                "the price list's setup rule",
             ),
         ]
         | None

@@ -174,7 +174,7 @@ async def test_a_typed_price_is_marked_typed(priced: PricedShop):
     # 5.00 + 1.00 + 0.50 a tee; a setup typed 0 makes no line
     assert [(line[0], line[2], line[4]) for line in lines] == [
         *[(f"Gildan G5000 Black — {size}", "6.50 GBP", "typed") for size in TEE_SIZES],
-        ("Setup: back screen, 1 colours", "10.00 GBP", "typed"),
+        ("Setup: back, screen print, 1 colour", "10.00 GBP", "typed"),
         ("Design fee", "40.00 GBP", "typed"),
     ]
 

@@ -159,7 +159,7 @@ async def test_lines_replace_the_plain_lines_and_keep_the_items(client):
     assert [(ln["description"], ln["quantity"], ln.get("item_id")) for ln in body["lines"]] == [
         ("Crew Tee Navy — M", 2, kept["id"]),
         ("Crew Tee Navy — L", 1, kept["id"]),
-        ("Setup: front screen, 1 colours", 1, kept["id"]),
+        ("Setup: front, screen print, 1 colour", 1, kept["id"]),
         ("Fold and bag", 3, None),
         ("Labels", 3, None),
     ]
@@ -199,7 +199,7 @@ async def test_items_replace_the_items_keep_the_lines_and_are_priced_again(clien
     ] == [
         ("Hoodie Grey — XL", 2, 2650, hoodie["id"]),
         ("Hoodie Grey — S", 1, 2350, hoodie["id"]),
-        ("Setup: left_chest embroidery", 1, 1200, hoodie["id"]),
+        ("Setup: left chest, embroidery", 1, 1200, hoodie["id"]),
         ("Rush", 1, 2500, None),
     ]
     subtotal = 2 * 2650 + 2350 + 1200 + 2500

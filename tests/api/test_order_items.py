@@ -81,8 +81,8 @@ async def test_a_stocked_item_becomes_size_lines_in_sku_order_then_setup_lines(c
         (f"{name} — L", 4, 800, 3200, "G5000-BLACK-L", item_id),
         (f"{name} — XL", 2, 800, 1600, "G5000-BLACK-XL", item_id),
         (f"{name} — 2XL", 1, 1000, 1000, "G5000-BLACK-2XL", item_id),
-        ("Setup: front screen, 3 colours", 1, 2500, 2500, None, item_id),
-        ("Setup: back dtg", 1, 1000, 1000, None, item_id),
+        ("Setup: front, screen print, 3 colours", 1, 2500, 2500, None, item_id),
+        ("Setup: back, DTG", 1, 1000, 1000, None, item_id),
     ]  # fmt: skip
     assert body["totals"] == {
         "subtotal_cents": 11700,
@@ -254,10 +254,10 @@ async def test_setup_lines_name_location_and_method_and_colours_only_for_screen(
         (ln["description"], ln["quantity"], ln["unit_price_cents"])
         for ln in response.json()["lines"][1:]
     ] == [
-        ("Setup: left_chest embroidery", 1, 3000),
-        ("Setup: back screen, 1 colours", 1, 1500),
-        ("Setup: right_sleeve vinyl", 1, 1),
-        ("Setup: pocket screen, 4 colours", 1, 2000),
+        ("Setup: left chest, embroidery", 1, 3000),
+        ("Setup: back, screen print, 1 colour", 1, 1500),
+        ("Setup: right sleeve, vinyl", 1, 1),
+        ("Setup: pocket, screen print, 4 colours", 1, 2000),
     ]
 
 
@@ -282,7 +282,7 @@ async def test_items_expand_in_order_before_the_plain_lines(client):
     # A stocked style without a brand: "{style} {colour}".
     assert [(ln["description"], ln.get("item_id")) for ln in got["lines"]] == [
         ("Cap Red — One", first),
-        ("Setup: front screen, 1 colours", first),
+        ("Setup: front, screen print, 1 colour", first),
         ("18500 Sport Grey — M", second),
         ("18500 Sport Grey — L", second),
         ("Rush fee", None),

@@ -308,7 +308,7 @@ async def test_colours_beyond_the_last_column_are_refused_naming_the_matrix(clie
     )
     assert refusal(response) == {
         "items.0.imprints.0.colours": [
-            "The price list's screen matrix goes up to 4 colours; this imprint has 5. Type "
+            "The price list's screen print matrix goes up to 4 colours; this imprint has 5. Type "
             "items.0.imprints.0.unit_price_cents, or add a column to the matrix."
         ]
     }
@@ -347,7 +347,7 @@ async def test_a_method_without_a_matrix_is_refused_naming_what_is_missing(clien
     )
     assert refusal(response) == {
         "items.0.imprints.1.unit_price_cents": [
-            "The price list has no screen matrix for an additional location; type "
+            "The price list has no screen print matrix for an additional location; type "
             "items.0.imprints.1.unit_price_cents, or add the matrix in Settings → Pricing."
         ],
         "items.1.imprints.0.unit_price_cents": [
@@ -416,8 +416,8 @@ async def test_screen_setups_charge_each_colour_and_are_waived_from_a_quantity(c
     )
     setups = [ln for ln in body["lines"] if ln["description"].startswith("Setup")]
     assert [(ln["description"], ln["unit_price_cents"], ln["price_source"]) for ln in setups] == [
-        ("Setup: front screen, 3 colours", 6000, "price_list"),
-        ("Setup: back screen, 1 colours", 2000, "price_list"),
+        ("Setup: front, screen print, 3 colours", 6000, "price_list"),
+        ("Setup: back, screen print, 1 colour", 2000, "price_list"),
     ]
     assert setups[0]["price_breakdown"]["setup"] == {
         "location": "front",
@@ -463,8 +463,8 @@ async def test_a_design_shares_its_price_break_and_one_setup_across_items(client
     ]
     tee_id, _, cap_id = (i["id"] for i in body["items"])
     assert setups == [
-        ("Setup: front screen, 2 colours (crest-2026)", 4000, tee_id),
-        ("Setup: front screen, 2 colours", 4000, cap_id),
+        ("Setup: front, screen print, 2 colours (crest-2026)", 4000, tee_id),
+        ("Setup: front, screen print, 2 colours", 4000, cap_id),
     ]
     assert [i["imprints"][0]["design"] for i in body["items"]] == ["crest-2026", "crest-2026", None]
 

@@ -169,7 +169,7 @@ def test_the_running_total_follows_the_sizes_typed_then_marks_the_saved_order(
     expect(page.locator("#items-1-imprints-0-design")).to_have_value("crest-2026")
     page.fill("#items-0-imprints-0-setup", "30")
     edited = changed_total(page, total)
-    setup = page.locator("#price-preview-body tbody tr", has_text="Setup: front screen")
+    setup = page.locator("#price-preview-body tbody tr", has_text="Setup: front, screen print")
     expect(setup.locator(".source")).to_have_text("typed")
     axe(page)
     shot(page, "edit")
@@ -177,7 +177,7 @@ def test_the_running_total_follows_the_sizes_typed_then_marks_the_saved_order(
     expect(page.locator(".notice")).to_contain_text(f"Order {number} saved.")
     expect(page.locator("#order-total")).to_have_text(edited)
     setup_line = page.locator("section[aria-labelledby=lines-heading] tbody tr",
-                              has_text="Setup: front screen")  # fmt: skip
+                              has_text="Setup: front, screen print")  # fmt: skip
     expect(setup_line.locator(".source")).to_have_text("typed")
     expect(page.locator("#item-0")).to_contain_text("setup 30.00 GBP typed")
     shot(page, "edited-order")

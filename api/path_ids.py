@@ -7,6 +7,8 @@ Every such id, and a proof's version, is a positive integer within MAX_ID, so an
 a record that does not exist: 404, as any unknown id. (The API's handlers bound their ids
 themselves, each with its resource's message.)
 
+Any path parameter holding NUL is a 404 too (so is a static file's name).
+
 Query parameters: a name or value holding NUL or another C0 control character but tab (text
 no field stores, `models.errors.storable`) is refused with the admin's 422 page, whatever the
 page: no filter, search or page number is made of such text, and PostgreSQL refuses NUL."""
@@ -33,6 +35,15 @@ def ids_in_range(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHan
     """The admin router's guard: a path's `{…:int}` parameter outside 1..MAX_ID answers 404."""
     for value in connection.path_params.values():
         if type(value) is int and not 0 < value <= MAX_ID:
+            raise NotFoundException()
+
+
+def no_nul_in_path(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    """The guard of the admin's router and of the API documentation's files: a path parameter
+    holding NUL names nothing (no id, number, code or file name holds one; PostgreSQL and the
+    file system refuse it, a static file's lookup with a ValueError): 404, before any handler."""
+    for value in connection.path_params.values():
+        if type(value) is not int and "\x00" in str(value):
             raise NotFoundException()
 
 

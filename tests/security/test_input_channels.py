@@ -1,8 +1,8 @@
 """Hostile values in the channels around a form's fields: a CSRF token that is not ASCII (in the
 form, the header or the cookie it is bound to) is refused like any wrong token, control
 characters in an admin query string are the admin's 422 page, and a path naming an order,
-customer, invoice or SKU with NUL or with more digits than Python converts is the admin's 404
-page; never a 500, and nothing written. On both databases."""
+customer, invoice, SKU or static file with NUL, or with more digits than Python converts, is
+the 404 page; never a 500, and nothing written. On both databases."""
 
 from __future__ import annotations
 
@@ -125,7 +125,8 @@ async def test_paths_with_nul_or_thousands_of_digits_are_the_404_page(
         f"/admin/invoices/{digits}", "/admin/invoices/INV-2026-%00",
         f"/admin/invoices/{ids['number']}%00", f"/admin/inventory/{digits}",
         "/admin/inventory/%00", f"/admin/inventory/id/{digits}", f"/admin/staff/{digits}/password",
-        f"/admin/webhooks/{digits}", f"/admin/deliveries/{digits}",
+        f"/admin/webhooks/{digits}", f"/admin/deliveries/{digits}", "/admin/static/%00",
+        "/admin/static/admin%00.css",
     ]  # fmt: skip
     wrong = {}
     for path in paths:
@@ -134,6 +135,14 @@ async def test_paths_with_nul_or_thousands_of_digits_are_the_404_page(
             wrong[path[:80]] = answer.status_code
     assert not wrong, wrong
     assert (await client.get(f"/admin/orders/{number}")).status_code == 200
+
+
+async def test_a_documentation_file_named_with_nul_is_a_404(client: httpx.AsyncClient) -> None:
+    """The API documentation's files (Swagger UI) are looked up on disk, where NUL is an error."""
+    for path in ("/schema/assets/%00", "/schema/assets/swagger-ui%00.css"):
+        answer = await client.get(path)
+        assert answer.status_code == 404, (path, answer.status_code)
+    assert (await client.get("/schema/assets/swagger-ui.css")).status_code == 200
 
 
 # Every query parameter an admin page reads, and one no page reads.

@@ -24,6 +24,7 @@ from litestar.response import Redirect, Template
 from api.admin import flash
 from api.admin.customers import page_number
 from api.admin.forms import form, in_words, text
+from api.admin.once import Created, create_once, new_token, token_of
 from api.admin.order_forms import Shown, money
 from api.admin.pages import page
 from api.admin.security import PREFIX
@@ -134,7 +135,9 @@ class InvoiceController(Controller):
         typed: dict[str, str] | None = None,
         errors: dict[str, list[str]] | None = None,
         message: str = "",
+        once: str = "",
     ) -> Template:
+        """The invoice; after a refused payment, with what was typed and its form's token."""
         found = await queries.invoice_page(request.user.workspace_id, number)
         if found is None:
             raise NotFoundError(f"invoice {number} not found")
@@ -147,7 +150,7 @@ class InvoiceController(Controller):
             balance=found.balance_cents, money=money, shown=shown, methods=METHOD_LABELS,
             overdue=found.overdue(clock.now()), staff=True, assets=f"{PREFIX}/static",
             logo_url=f"{PREFIX}/settings/invoices/logo",
-            typed=typed or blank, errors=errors or {}, message=message,
+            typed=typed or blank, errors=errors or {}, message=message, once=once or new_token(),
             notice="" if refused else (await flash.take(request)).notice,
         )  # fmt: skip
 
@@ -158,37 +161,50 @@ class InvoiceController(Controller):
         fields = await form(request)
         typed = {name: text(fields, name) for name in PAYMENT_FIELDS}
         values, errors = _payment(typed, request.user.timezone, request.user.currency)
+
+        async def refused(**shown: Any) -> Template:
+            return await self._show(request, number, typed=typed, once=token_of(fields), **shown)
+
         if errors:
-            return await self._show(request, number, typed=typed, errors=errors)
-        try:
+            return await refused(errors=errors)
+        notice: list[str] = []
+
+        async def record() -> Created:
             recorded = await payments.record_payment(
                 workspace_id=request.user.workspace_id,
                 invoice=number,
                 actor=Actor.user(request.user.user_id),
                 **values,
             )
+            received = money(values["amount_cents"], recorded.currency)
+            left = money(recorded.balance_cents, recorded.currency)
+            notice.append(
+                f"Payment of {received} recorded: "
+                + (
+                    f"invoice {recorded.number} is paid."
+                    if not recorded.balance_cents
+                    else f"{left} to pay."
+                )
+            )
+            url = f"{PREFIX}/invoices/{recorded.number}"
+            return Created(url, f"the payment of {received} for {recorded.number}")
+
+        try:  # once per form: a second submit (Back, Record payment) records nothing more
+            return await create_once(
+                request, fields, record, created=lambda _: notice[0], already="Already recorded"
+            )
         except payments.Overpaid as over:
             left = money(over.balance_cents, over.currency)
             words = f"The amount is more than the balance, {left}."
-            return await self._show(request, number, typed=typed, errors={"amount": [words]})
+            return await refused(errors={"amount": [words]})
         except payments.PaidInFuture:
-            words = "The date must not be in the future."
-            return await self._show(request, number, typed=typed, errors={"date": [words]})
+            return await refused(errors={"date": ["The date must not be in the future."]})
         except payments.PaidTooEarly:
-            words = "The date must not be before 1970-01-01."
-            return await self._show(request, number, typed=typed, errors={"date": [words]})
-        except RuleRefused as refused:
-            return await self._show(request, number, typed=typed, message=refused.message)
+            return await refused(errors={"date": ["The date must not be before 1970-01-01."]})
+        except RuleRefused as refusal:
+            return await refused(message=refusal.message)
         except InvalidFields as invalid:  # the domain's own wording, should any other remain
-            return await self._show(request, number, typed=typed, message=invalid.message)
-        received = money(values["amount_cents"], recorded.currency)
-        left = money(recorded.balance_cents, recorded.currency)
-        notice = f"Payment of {received} recorded: " + (
-            f"invoice {recorded.number} is paid."
-            if not recorded.balance_cents
-            else f"{left} to pay."
-        )
-        return await flash.redirect(request, f"{PREFIX}/invoices/{recorded.number}", notice)
+            return await refused(message=invalid.message)
 
     @post("/{number:str}/paid", status_code=303)
     async def mark_paid(

@@ -4,10 +4,10 @@ Each create form carries a one-time token (the hidden field `once`, made when th
 first shown and kept while it is shown again with its errors). The first submit that saves
 with a token keeps where it went; a second submit of the same form — a double click, a
 reload of the POST, Back and Save again — opens that record instead, with "Already created:
-ORD-2026-0042.". The tokens are the staff member's idempotency keys (models/idempotency.py,
-as the API's `Idempotency-Key`), so simultaneous submits are decided by one unique index and
-the token is forgotten after 24 h; a submit refused for its fields frees its token, so the
-corrected form saves.
+ORD-2026-0042." (an invoice's payment form: "Already recorded: …"). The tokens are the staff
+member's idempotency keys (models/idempotency.py, as the API's `Idempotency-Key`), so
+simultaneous submits are decided by one unique index and the token is forgotten after 24 h; a
+submit refused for its fields frees its token, so the corrected form saves.
 """
 
 from __future__ import annotations
@@ -60,9 +60,11 @@ async def create_once(
     create: Callable[[], Awaitable[Created]],
     *,
     created: Callable[[Created], str],
+    already: str = "Already created",
 ) -> Redirect:
     """Run `create` once per form token and redirect to its record with the flash
-    `created(record)`; a token already used redirects to its record with "Already created".
+    `created(record)`; a token already used redirects to its record with `already` and its
+    name ("Already created: ORD-2026-0042.").
     Whatever `create` raises (a refusal of the form's fields) frees the token and goes up."""
     key = f"{FIELD}:{token_of(fields)}"
     form = hashlib.sha256(request.url.path.encode()).hexdigest()
@@ -76,7 +78,7 @@ async def create_once(
         raise idempotency.KeyBusy("This form is still being saved; look for it in a moment.")
     if isinstance(claimed, idempotency.StoredResponse):
         done = Created(claimed.location or request.url.path, claimed.body)
-        return await flash.redirect(request, done.url, f"Already created: {done.name}.")
+        return await flash.redirect(request, done.url, f"{already}: {done.name}.")
 
     async def create_and_keep() -> Created:
         record = await create()

@@ -10,7 +10,7 @@ import re
 
 import httpx
 
-from models.tables import Customer, Order, Workspace
+from models.tables import Customer, Order, Payment, Workspace
 from tests import factories
 from tests.admin.conftest import Shop
 from tests.admin.support import csrf_of
@@ -157,3 +157,29 @@ async def test_a_member_form_sent_twice_adds_one_member(shop: Shop) -> None:
     assert first.status_code == again.status_code == 303, first.text
     listed = await shop.client.get(again.headers["location"])
     assert "Already created: Priya Shah (staff)." in listed.text  # not "email already taken"
+
+
+async def test_a_payment_form_sent_twice_records_one_payment(shop: Shop) -> None:
+    """The invoice's payment form carries a token too: after Back its fields come back
+    (static/keep-typed.js), so Record payment again must not pay twice; a refused amount
+    frees the token for the corrected form."""
+    customer = await factories.customer(shop.ws)
+    order = await factories.order(shop.ws, customer, stage="dispatched")
+    invoice = await factories.invoice(order)
+    page = f"/admin/invoices/{invoice.number}"
+    sent = {**await _form(shop.client, page), "amount": "12.50", "method": "cheque",
+            "date": "", "reference": "Cheque 000417"}  # fmt: skip
+    refused = await shop.client.post(f"{page}/payments", data={**sent, "amount": "99999"})
+    assert refused.status_code == 422
+    assert f'name="once" value="{sent["once"]}"' in refused.text  # the same form, shown again
+    first = await shop.client.post(f"{page}/payments", data=sent)
+    again = await shop.client.post(f"{page}/payments", data=sent)
+    assert first.status_code == again.status_code == 303, first.text
+    assert again.headers["location"] == first.headers["location"] == page
+    assert await Payment.count().where(Payment.invoice == invoice.id) == 1
+    shown = await shop.client.get(page)
+    assert f"Already recorded: the payment of 12.50 GBP for {invoice.number}." in shown.text
+    # A new form (the invoice's page as it is now) is a new payment.
+    other = {**await _form(shop.client, page), "amount": "1", "method": "cash", "date": ""}
+    assert (await shop.client.post(f"{page}/payments", data=other)).status_code == 303
+    assert await Payment.count().where(Payment.invoice == invoice.id) == 2

@@ -35,7 +35,7 @@ from litestar.static_files import create_static_files_router
 from litestar.typing import FieldDefinition
 from swagger_ui_bundle import swagger_ui_path
 
-from api.path_ids import no_nul_in_path
+from api.path_ids import path_can_exist
 from api.schemas.common import ErrorBody, ValidationErrorBody
 from models.errors import ErrorCode
 
@@ -152,7 +152,7 @@ class PackagedSwagger(SwaggerRenderPlugin):
                 directories=[swagger_ui_path],
                 name="swagger-ui-assets",
                 include_in_schema=False,
-                guards=[no_nul_in_path],  # a file name holding NUL: 404, not a failed stat
+                guards=[path_can_exist],  # a name no file can have: 404, not a failed stat
             )
         )
 

@@ -7,7 +7,8 @@ Every such id, and a proof's version, is a positive integer within MAX_ID, so an
 a record that does not exist: 404, as any unknown id. (The API's handlers bound their ids
 themselves, each with its resource's message.)
 
-Any path parameter holding NUL is a 404 too (so is a static file's name).
+Any path parameter holding NUL, or a segment longer than a file name may be, is a 404 too
+(a static file's name included).
 
 Query parameters: a name or value holding NUL or another C0 control character but tab (text
 no field stores, `models.errors.storable`) is refused with the admin's 422 page, whatever the
@@ -38,12 +39,21 @@ def ids_in_range(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHan
             raise NotFoundException()
 
 
-def no_nul_in_path(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+NAME_MAX = 255  # bytes of one file name (Linux); no id, number, code or token is longer
+
+
+def path_can_exist(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
     """The guard of the admin's router and of the API documentation's files: a path parameter
-    holding NUL names nothing (no id, number, code or file name holds one; PostgreSQL and the
-    file system refuse it, a static file's lookup with a ValueError): 404, before any handler."""
+    holding NUL, or a segment longer than a file name may be, names nothing (PostgreSQL refuses
+    NUL; a static file's lookup fails with ValueError or ENAMETOOLONG): 404, before any
+    handler."""
     for value in connection.path_params.values():
-        if type(value) is not int and "\x00" in str(value):
+        if type(value) is int:
+            continue
+        text = str(value)
+        if "\x00" in text or any(
+            len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in text.split("/")
+        ):
             raise NotFoundException()
 
 

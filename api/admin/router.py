@@ -41,7 +41,7 @@ from api.admin.security import (
     AdminCSRFMiddleware,
     SessionMiddleware,
 )
-from api.path_ids import ids_in_range, no_nul_in_path, query_is_text
+from api.path_ids import ids_in_range, path_can_exist, query_is_text
 from models.errors import NotFoundError
 
 
@@ -93,7 +93,7 @@ def admin_router() -> Router:
         # Outermost first: the session is looked up first, since the CSRF token is bound to it.
         middleware=[DefineMiddleware(SessionMiddleware), AdminCSRFMiddleware],
         exception_handlers=EXCEPTION_HANDLERS,
-        guards=[ids_in_range, no_nul_in_path, query_is_text],
+        guards=[ids_in_range, path_can_exist, query_is_text],
         response_headers=RESPONSE_HEADERS,
         include_in_schema=False,
     )

@@ -1,8 +1,9 @@
 """Hostile values in the channels around a form's fields: a CSRF token that is not ASCII (in the
 form, the header or the cookie it is bound to) is refused like any wrong token, control
 characters in an admin query string are the admin's 422 page, and a path naming an order,
-customer, invoice, SKU or static file with NUL, or with more digits than Python converts, is
-the 404 page; never a 500, and nothing written. On both databases."""
+customer, invoice, SKU or static file with NUL, or with more digits than Python converts (or,
+for a file, than a file name holds), is the 404 page; never a 500, and nothing written. On both
+databases."""
 
 from __future__ import annotations
 
@@ -126,7 +127,7 @@ async def test_paths_with_nul_or_thousands_of_digits_are_the_404_page(
         f"/admin/invoices/{ids['number']}%00", f"/admin/inventory/{digits}",
         "/admin/inventory/%00", f"/admin/inventory/id/{digits}", f"/admin/staff/{digits}/password",
         f"/admin/webhooks/{digits}", f"/admin/deliveries/{digits}", "/admin/static/%00",
-        "/admin/static/admin%00.css",
+        "/admin/static/admin%00.css", f"/admin/static/{digits}", "/admin/static/" + "é" * 200,
     ]  # fmt: skip
     wrong = {}
     for path in paths:
@@ -137,9 +138,11 @@ async def test_paths_with_nul_or_thousands_of_digits_are_the_404_page(
     assert (await client.get(f"/admin/orders/{number}")).status_code == 200
 
 
-async def test_a_documentation_file_named_with_nul_is_a_404(client: httpx.AsyncClient) -> None:
-    """The API documentation's files (Swagger UI) are looked up on disk, where NUL is an error."""
-    for path in ("/schema/assets/%00", "/schema/assets/swagger-ui%00.css"):
+async def test_a_documentation_file_no_file_can_have_is_a_404(client: httpx.AsyncClient) -> None:
+    """The API documentation's files (Swagger UI) are looked up on disk, where NUL and names
+    longer than 255 bytes are errors."""
+    for path in ("/schema/assets/%00", "/schema/assets/swagger-ui%00.css",
+                 "/schema/assets/" + "a" * 256, "/schema/assets/x/" + "1" * 4301):  # fmt: skip
         answer = await client.get(path)
         assert answer.status_code == 404, (path, answer.status_code)
     assert (await client.get("/schema/assets/swagger-ui.css")).status_code == 200

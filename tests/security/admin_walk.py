@@ -18,6 +18,7 @@ from models.tables import (
     CustomerMessage,
     InvoiceLink,
     InvoiceSettings,
+    Payment,
     StockMovement,
     Workspace,
 )
@@ -159,6 +160,11 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         bank_details=text("invoice bank details", "Sort code 1"),
         footer=text("invoice footer", "Thanks"), logo=png(8, 8), logo_type="image/png",
     ).save()  # fmt: skip
+    payment = Payment(
+        workspace=ws.id, invoice=invoice.id, amount_cents=100, method="bank_transfer",
+        reference="BACS 1", paid_at=clock.now(),
+    )  # fmt: skip
+    await payment.save()
     invoice_token = link_tokens.new_token()  # the customer's page of the invoice
     await InvoiceLink(
         workspace=ws.id, invoice=invoice.id, token_digest=link_tokens.digest(invoice_token),
@@ -179,6 +185,7 @@ async def records(ws: Workspace, *, marks: bool = False) -> dict[str, Any]:
         "ref": order.number,
         "number": invoice.number,
         "invoice_id": invoice.id,
+        "payment_id": payment.id,
         "version": 1,
         "message_id": message.id,
         "proof_token": proof_token,

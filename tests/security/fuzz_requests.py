@@ -8,6 +8,7 @@ the session, the token or a field out, or send someone else's.
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from typing import Any
@@ -46,6 +47,7 @@ PROOF_CSRF_FIELD = "_csrf"
 BIG = 1024 * 1024 + 10
 
 
+@functools.cache  # one object per weighting (see fuzz_values.one_in)
 def weighted(**weights: int) -> st.SearchStrategy[str]:
     """One of the names, about as often as its weight; shrinks towards the first (the usual
     case). Hypothesis favours both ends of a list, so the first is also the last."""

@@ -237,7 +237,7 @@ async def open_site(
     site.pre_csrf = csrf_of(login)
     theirs = await admin_sessions.create(other_owner.id, other_ws.id)
     site.other_csrf = csrf_of(await site.get("/admin/", cookie=f"pressline_session={theirs}"))
-    await _read_forms(site, routes, route)
+    await read_forms(site, routes, route)
     return site
 
 
@@ -246,7 +246,7 @@ async def open_site(
 _PAGES: dict[str, set[str]] = {}
 
 
-async def _read_forms(site: Site, routes: list[WriteRoute], route: WriteRoute) -> None:
+async def read_forms(site: Site, routes: list[WriteRoute], route: WriteRoute) -> None:
     """The pages holding `route`'s forms (every admin page and the proof page, the first
     time), read as the owner; each POST form's fields kept under the route its action names."""
     templates = [t for _, t in admin_routes(site.app, with_params=False)]

@@ -11,6 +11,7 @@ slashes), JSON, and bodies whose content type lies. Nothing here touches the app
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import secrets
@@ -45,6 +46,9 @@ FILE_NAMES = [
 ]  # fmt: skip
 
 
+# Strategies are made once per argument: hypothesis works out a new strategy object's
+# properties on its first draw, which costs more than the draw itself.
+@functools.cache
 def one_in(n: int) -> st.SearchStrategy[bool]:
     """True one time in `n`; never in the simplest example, which hypothesis tries first."""
     return st.integers(0, n - 1).map(lambda drawn: drawn == n - 1)
@@ -55,6 +59,7 @@ def _around(words: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.builds(lambda a, w, b: a + w + b, short, words, short)
 
 
+@functools.cache
 def hostile_text() -> st.SearchStrategy[str]:
     """Text that ought to be refused, or kept exactly, but never crash anything."""
     return st.one_of(
@@ -70,6 +75,11 @@ def hostile_text() -> st.SearchStrategy[str]:
 def text_value(real: list[str]) -> st.SearchStrategy[str]:
     """Mostly a real value of the field (so the example gets past the form's first checks
     and into the domain), else a hostile one, else a real one with something hostile around."""
+    return _text_value(tuple(real))
+
+
+@functools.cache
+def _text_value(real: tuple[str, ...]) -> st.SearchStrategy[str]:
     if not real:
         return hostile_text()
     pick = st.sampled_from(real)
@@ -78,7 +88,12 @@ def text_value(real: list[str]) -> st.SearchStrategy[str]:
 
 def field_bytes(real: list[str]) -> st.SearchStrategy[bytes]:
     """A form field's value as sent: UTF-8 of a value, now and then bytes that are not UTF-8."""
-    utf8 = text_value(real).map(lambda s: s.encode("utf-8", "surrogatepass"))
+    return _field_bytes(tuple(real))
+
+
+@functools.cache
+def _field_bytes(real: tuple[str, ...]) -> st.SearchStrategy[bytes]:
+    utf8 = _text_value(real).map(lambda s: s.encode("utf-8", "surrogatepass"))
     broken = st.builds(lambda a, b: a + b, utf8, st.sampled_from(BAD_BYTES))
     return st.one_of(utf8, utf8, utf8, utf8, utf8, utf8, broken)
 
@@ -89,6 +104,7 @@ HUGE_NUMBERS = [2**31, 2**63 - 1, 2**63, -(2**63) - 1, 10**30, -(10**30), 1e308,
 LONE_SURROGATES = ["\ud800", "\udfff", "a\udc80b", "\ud83d"]
 
 
+@functools.cache
 def hostile_json() -> st.SearchStrategy[Any]:
     leaf = st.one_of(
         st.none(), st.booleans(), st.integers(), st.sampled_from(HUGE_NUMBERS),
@@ -139,9 +155,19 @@ def _right(t: mi.Type, real: dict[str, list[Any]], name: str) -> st.SearchStrate
     return hostile_json()
 
 
+_STRUCT_BODIES: dict[tuple[Any, ...], st.SearchStrategy[Any]] = {}
+
+
 def struct_body(t: mi.StructType, real: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
     """A JSON object with the struct's own field names: required ones nearly always, optional
-    ones sometimes, and now and then a stray field."""
+    ones sometimes, and now and then a stray field (one object per struct and real values)."""
+    key = (t.cls, tuple(sorted((name, tuple(values)) for name, values in real.items())))
+    if key not in _STRUCT_BODIES:
+        _STRUCT_BODIES[key] = _struct_body(t, real)
+    return _STRUCT_BODIES[key]
+
+
+def _struct_body(t: mi.StructType, real: dict[str, list[Any]]) -> st.SearchStrategy[Any]:
     fields = {f.encode_name: json_value(f.type, real, f.encode_name) for f in t.fields}
     required = [f.encode_name for f in t.fields if f.required]
     optional = [f.encode_name for f in t.fields if not f.required]

@@ -55,6 +55,8 @@ EXAMPLE_IDS = {
     "customer.updated": "6c9e1a3f-5b7d-4e0c-8f4a-3b6c8d0e2a5f",
     "invoice.payment_received": "7d0f2b4a-6c8e-4f1d-9a5b-4c7d9e1f3b6a",
     "payment.voided": "8e1a3c5b-7d9f-4a2e-8b6c-5d8e0a2f4c7b",
+    "artwork.proof_sent": "9f2b4d6c-8e0a-4b3f-9c7d-6e9f1b3d5a8c",
+    "artwork.changes_requested": "0a3c5e7d-9f1b-4c4a-8d8e-7f0a2c4e6b9d",
 }
 SENT_WHEN = {
     "order.stage_changed": "An order moved to any stage other than `dispatched` (API or operator).",
@@ -62,6 +64,10 @@ SENT_WHEN = {
     "invoice.issued": "An invoice was issued, when its order was dispatched or by an operator.",
     "invoice.paid": "An operator marked an invoice paid.",
     "artwork.approved": "The customer approved the order's current artwork proof.",
+    "artwork.proof_sent": "A new artwork proof was sent (the admin's upload, the API or the "
+    "command line): the artwork awaits the customer's approval of `artwork_version`.",
+    "artwork.changes_requested": "The customer asked for changes to the current proof on its "
+    "page; `comment` is what they asked for. A new proof is needed.",
     "order.created": "An order was created, by the API, the admin or the command line.",
     "order.updated": "An order was edited (due date, notes, external_ref, lines or items); "
     "`changed` names what the edit was given.",
@@ -154,7 +160,14 @@ def _fields(name: str) -> dict[str, Any]:
             total=14400,
             currency="GBP",
         )
-    return outbox.artwork_fields(order_id=1042, order_number="ORD-2026-0042", artwork_version=2)
+    comment = (
+        "Please make the logo 20% smaller and use Hop Gold for the text."
+        if name == "artwork.changes_requested"
+        else None
+    )
+    return outbox.artwork_fields(
+        order_id=1042, order_number="ORD-2026-0042", artwork_version=2, comment=comment
+    )
 
 
 def example_body(name: str) -> dict[str, Any]:

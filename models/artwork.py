@@ -166,6 +166,16 @@ async def send_proof(
                     note=file.note,
                     now=now,
                 )
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EventName.ARTWORK_PROOF_SENT,
+            fields=outbox.artwork_fields(
+                order_id=order_id, order_number=order["number"], artwork_version=version
+            ),
+            order_id=order_id,
+            customer_id=order["customer"],
+            occurred_at=now,
+        )
         return int(version)
 
     return await db.atomic(write)
@@ -289,9 +299,10 @@ async def _approve(
     )
 
 
-async def request_changes(*, workspace_id: int, order_id: int) -> None:
+async def request_changes(*, workspace_id: int, order_id: int, comment: str) -> None:
     """The customer asked for changes to the current proof: `changes_requested` until the
-    next proof (the comment is kept with the proof, models/proof_answers.py)."""
+    next proof (the comment is kept with the proof, models/proof_answers.py); records
+    `artwork.changes_requested` with the comment."""
     now = clock.now()
 
     async def write() -> None:
@@ -306,6 +317,19 @@ async def request_changes(*, workspace_id: int, order_id: int) -> None:
             Artwork.order == order_id
         )
         await Order.update({Order.updated_at: now}).where(Order.id == order_id)
+        await outbox.record_event(
+            workspace_id=workspace_id,
+            name=EventName.ARTWORK_CHANGES_REQUESTED,
+            fields=outbox.artwork_fields(
+                order_id=order_id,
+                order_number=order["number"],
+                artwork_version=artwork["version"],
+                comment=comment,
+            ),
+            order_id=order_id,
+            customer_id=order["customer"],
+            occurred_at=now,
+        )
 
     return await db.atomic(write)
 

@@ -78,7 +78,9 @@ async def request_changes(
         raise InvalidFields(errors)
 
     async def changes(link: Link) -> None:
-        await artwork.request_changes(workspace_id=link.workspace_id, order_id=link.order_id)
+        await artwork.request_changes(
+            workspace_id=link.workspace_id, order_id=link.order_id, comment=comment
+        )
 
     return await _answer(token, changes, "changes_requested", name, address, comment=comment)
 

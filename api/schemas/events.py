@@ -33,6 +33,8 @@ EventType = Literal[
     "customer.updated",
     "invoice.payment_received",
     "payment.voided",
+    "artwork.proof_sent",
+    "artwork.changes_requested",
 ]
 
 EventId = Annotated[
@@ -124,6 +126,35 @@ class ArtworkApproved(Schema, tag_field="event", tag="artwork.approved"):
     order_id: Annotated[int, msgspec.Meta(description="Extension: the order's id")]
     order_number: str
     artwork_version: Annotated[int, msgspec.Meta(description="The approved proof's version")]
+
+
+class ArtworkProofSent(Schema, tag_field="event", tag="artwork.proof_sent"):
+    """A new artwork proof was sent: the order's artwork awaits the customer's approval of
+    this version (emailed to the customer's primary contact when the shop uploaded a file)."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    workspace_id: WorkspaceId
+    order_id: Annotated[int, msgspec.Meta(description="Extension: the order's id")]
+    order_number: str
+    artwork_version: Annotated[int, msgspec.Meta(description="The new proof's version")]
+
+
+class ArtworkChangesRequested(Schema, tag_field="event", tag="artwork.changes_requested"):
+    """The customer asked for changes to the current proof on its page: a new proof is
+    needed before the artwork can be approved."""
+
+    event_id: EventId
+    occurred_at: OccurredAt
+    workspace_id: WorkspaceId
+    order_id: Annotated[int, msgspec.Meta(description="Extension: the order's id")]
+    order_number: str
+    artwork_version: Annotated[
+        int, msgspec.Meta(description="The version the customer asked to change")
+    ]
+    comment: Annotated[
+        str, msgspec.Meta(description="What the customer asked for, as typed (1-2,000 characters)")
+    ]
 
 
 class OrderChange(Schema, tag_field="event"):
@@ -239,6 +270,8 @@ WebhookBody = (
     | CustomerUpdated
     | PaymentReceived
     | PaymentVoided
+    | ArtworkProofSent
+    | ArtworkChangesRequested
 )
 WEBHOOK_BODIES: dict[str, type[Schema]] = {
     "order.stage_changed": OrderStageChanged,
@@ -253,6 +286,8 @@ WEBHOOK_BODIES: dict[str, type[Schema]] = {
     "customer.updated": CustomerUpdated,
     "invoice.payment_received": PaymentReceived,
     "payment.voided": PaymentVoided,
+    "artwork.proof_sent": ArtworkProofSent,
+    "artwork.changes_requested": ArtworkChangesRequested,
 }
 
 

@@ -209,9 +209,19 @@ def voided_fields(
     }
 
 
-def artwork_fields(*, order_id: int, order_number: str, artwork_version: int) -> dict[str, Any]:
-    """`artwork.approved`: `order_id` (extension) as in the invoice events."""
-    return {"order_id": order_id, "order_number": order_number, "artwork_version": artwork_version}
+def artwork_fields(
+    *, order_id: int, order_number: str, artwork_version: int, comment: str | None = None
+) -> dict[str, Any]:
+    """`artwork.approved` and `artwork.proof_sent`: `order_id` (extension) as in the invoice
+    events, and the version; `artwork.changes_requested` adds the customer's `comment`."""
+    fields: dict[str, Any] = {
+        "order_id": order_id,
+        "order_number": order_number,
+        "artwork_version": artwork_version,
+    }
+    if comment is not None:
+        fields["comment"] = comment
+    return fields
 
 
 async def record_event(

@@ -21,6 +21,8 @@ class EventName(StrEnum):
     CUSTOMER_UPDATED = "customer.updated"
     INVOICE_PAYMENT_RECEIVED = "invoice.payment_received"
     PAYMENT_VOIDED = "payment.voided"
+    ARTWORK_PROOF_SENT = "artwork.proof_sent"
+    ARTWORK_CHANGES_REQUESTED = "artwork.changes_requested"
     WEBHOOK_TEST = "webhook.test"
 
 

@@ -74,6 +74,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
     body = response.json()
     assert [row["type"] for row in body["data"]] == [
         "order.created",
+        "artwork.proof_sent",
         "artwork.approved",
         "order.stage_changed",
         "order.stage_changed",
@@ -92,7 +93,7 @@ async def test_the_feed_lists_every_event_oldest_first_with_its_delivered_body(c
         assert row["data"]["order_id"] == order_id  # every event points at its order
         assert row["occurred_at"] == row["data"]["occurred_at"] == clock.iso(event["created_at"])
     assert (body["total"], body["per_page"], body["current_page"], body["last_page"]) == (
-        9,
+        10,
         100,
         1,
         1,
@@ -257,7 +258,8 @@ async def test_every_bad_parameter_is_named_in_one_422(client):
         "The selected type is invalid (nope); use one or more of order.stage_changed, "
         "order.dispatched, invoice.issued, invoice.paid, artwork.approved, order.created, "
         "order.updated, order.cancelled, customer.created, customer.updated, "
-        "invoice.payment_received, payment.voided, separated by commas."
+        "invoice.payment_received, payment.voided, artwork.proof_sent, "
+        "artwork.changes_requested, separated by commas."
     ]
     assert body["errors"]["since"] == ["The since parameter must be an ISO 8601 date-time."]
     assert body["errors"]["order"] == ["The order parameter must be an integer."]

@@ -37,7 +37,7 @@ async def test_data_is_the_delivered_body_byte_for_byte(client, backend, receive
         await dispatcher.run_once()
     finally:
         await dispatcher.close()
-    assert len(receiver.requests) == 9  # every_event: an order's whole life, payment included
+    assert len(receiver.requests) == 10  # every_event: an order's whole life, payment included
     assert all(r.signature_ok for r in receiver.requests)
 
     listed = await client.get("/api/v1/events", headers=s.auth)

@@ -16,7 +16,7 @@ import pytest
 from openapi_spec_validator import validate
 
 from api.schemas.events import WEBHOOK_BODIES
-from models import clock
+from models import artwork, clock
 from models.actors import OPERATOR
 from models.orders import cancelling
 from models.tables import Payment, User, WebhookEvent
@@ -593,10 +593,13 @@ async def test_webhooks_describe_the_five_events_with_headers_and_bodies(openapi
 
 
 async def every_other_event(client: Any, s: Shop) -> None:
-    """The events `every_event` does not cause: an order edited, then cancelled; a customer
-    created, then renamed; the invoice's payment voided."""
+    """The events `every_event` does not cause: an order edited, its proof answered with a
+    request for changes, then cancelled; a customer created, then renamed; the invoice's
+    payment voided."""
     created = await create(client, s.auth, order_body(s.customer.id))
     order_id = created.json()["id"]
+    await artwork.send_proof(workspace_id=s.ws.id, order_id=order_id)
+    await artwork.request_changes(workspace_id=s.ws.id, order_id=order_id, comment="Bigger logo")
     edited = await client.patch(
         f"/api/v1/orders/{order_id}", json={"notes": "Rush"}, headers=s.auth
     )

@@ -43,13 +43,17 @@ async def test_proof_then_approve_records_artwork_approved(pressline):
     proof = await pressline(f"artwork proof --order {order.id} --json")
     assert proof.code == 0, proof.err
     assert (proof.data["status"], proof.data["version"]) == ("awaiting_approval", 1)
-    assert await WebhookEvent.count() == 0  # a proof is not an event
+    sent = await WebhookEvent.objects().first()
+    assert (sent.name, sent.order, sent.customer) == ("artwork.proof_sent", order.id, customer.id)
+    assert f'"order_id":{order.id},"order_number":"{order.number}","artwork_version":1}}' in (
+        sent.body
+    )
     approve = await pressline(f"artwork approve --order {order.id}")
     assert approve.code == 0, approve.err
     assert "approved" in approve.out
     artwork = await Artwork.objects().get(Artwork.order == order.id)
     assert (artwork.status, artwork.version) == ("approved", 1)
-    event = await WebhookEvent.objects().first()
+    event = await WebhookEvent.objects().where(WebhookEvent.name == "artwork.approved").first()
     assert (event.name, event.order, event.customer) == ("artwork.approved", order.id, customer.id)
     assert event.body == (
         '{"event":"artwork.approved",'
@@ -58,7 +62,7 @@ async def test_proof_then_approve_records_artwork_approved(pressline):
         f'"workspace_id":{ws.id},'
         f'"order_id":{order.id},"order_number":"{order.number}","artwork_version":1}}'
     )
-    assert await WebhookDelivery.count() == 1
+    assert await WebhookDelivery.count() == 2  # the proof's and the approval's, to `*`
     # A second proof starts a new version that needs approving again.
     again = await pressline(f"artwork proof --order {order.id} --json")
     assert (again.data["status"], again.data["version"], again.data["approved_at"]) == (

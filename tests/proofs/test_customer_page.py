@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import httpx
 
@@ -61,15 +62,17 @@ async def test_the_customer_sees_the_proof_and_approves_it(staff, customer):
         "Dana Reyes",
         "203.0.113.7",
     )
-    events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body)
-    assert [e["name"] for e in events] == ["artwork.approved"]
-    assert f'"order_number":"{s.order.number}"' in events[0]["body"].replace(" ", "")
+    events = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body).order_by(
+        WebhookEvent.id
+    )
+    assert [e["name"] for e in events] == ["artwork.proof_sent", "artwork.approved"]
+    assert f'"order_number":"{s.order.number}"' in events[1]["body"].replace(" ", "")
     after = await customer.get(link)
     assert "Approved by Dana Reyes" in after.text and "Approve version" not in after.text
 
     again = await customer.post(f"{link}/approve", data={"_csrf": form_token(page)})
     assert again.status_code == 409 and "Approved by Dana Reyes" in again.text
-    assert await WebhookEvent.count() == 1
+    assert await WebhookEvent.count() == 2
 
     admin = await staff.get(f"/admin/orders/{s.order.number}/artwork")
     assert "approved" in admin.text and "Dana Reyes" in admin.text and "203.0.113.7" in admin.text
@@ -89,7 +92,14 @@ async def test_the_customer_asks_for_changes(staff, customer):
     done = await _post(customer, link, "changes", comment="Make the logo <b>bigger</b>, please")
     assert done.status_code == 303
     assert (await _artwork(s))["status"] == "changes_requested"
-    assert await WebhookEvent.count() == 0
+    asked = await WebhookEvent.select(WebhookEvent.name, WebhookEvent.body).order_by(
+        WebhookEvent.id
+    )
+    assert [e["name"] for e in asked] == ["artwork.proof_sent", "artwork.changes_requested"]
+    body = json.loads(asked[1]["body"])
+    assert (body["order_number"], body["artwork_version"], body["comment"]) == (
+        s.order.number, 1, "Make the logo <b>bigger</b>, please"
+    )  # fmt: skip
     shown = await customer.get(link)
     assert "You asked for changes" in shown.text
     assert "Make the logo &lt;b&gt;bigger&lt;/b&gt;, please" in shown.text

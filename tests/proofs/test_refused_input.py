@@ -50,13 +50,15 @@ async def _answer(client: httpx.AsyncClient, link: str, action: str, **fields: s
 
 
 async def _unanswered(s: Shop) -> None:
-    """The link's proof is still waiting: no answer kept, no artwork change, no event."""
+    """The link's proof is still waiting: no answer kept, no artwork change, no event but the
+    proof's own."""
     proof = await ArtworkProof.select(
         ArtworkProof.answer, ArtworkProof.answered_name, ArtworkProof.customer_comment
     ).first()
     assert proof == {"answer": None, "answered_name": None, "customer_comment": None}
     assert await _artwork(s) == ("awaiting_approval", 1)
-    assert await WebhookEvent.count() == 0
+    events = await WebhookEvent.select(WebhookEvent.name)
+    assert [event["name"] for event in events] == ["artwork.proof_sent"]
 
 
 async def test_the_customers_comment_and_name_with_control_characters_are_refused(staff, customer):

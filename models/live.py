@@ -12,7 +12,18 @@ How a change reaches the processes:
   one connection in LISTEN (models/listen.py) and fans out in memory.
 - SQLite (one process): `record_event` hands the change to this process's feed after its
   transaction commits (`db.after_commit`). Changes made by another process (the `pressline`
-  command) reach open pages on their next change or reload.
+  command, the worker) reach open pages on their next change or reload.
+
+Some changes to an order's timeline record no event, being nothing an integrator is sent: an
+email to the customer sent, failing or queued again (`email.sent`, `email.failed`,
+`email.queued`), an invoice emailed (`invoice.emailed`) and the customer first opening its
+page (`invoice.opened`); an email queued by a stage move or a proof is announced by their
+events. They reach the same streams as a change with id NOT_AN_EVENT (`ping`; on PostgreSQL
+their rows' triggers notify, migration 2026-12-03T09:41): sent without an id, so a stream's
+place stays its last event row. A stream that reconnects does not get them again, but the
+page reloads its regions on reconnecting; a stream whose changes were dropped (a full queue,
+a lost LISTEN connection) catches up from the table and then has its page reload its
+regions (`refresh`).
 """
 
 from __future__ import annotations
@@ -33,10 +44,12 @@ CHANNEL = "pressline_live"
 APPLICATION_NAME = "pressline-web-live"
 QUEUE_LIMIT = 64  # changes waiting for one stream; past it the stream reads the table instead
 CATCH_UP_LIMIT = 500  # rows one catch-up sends; more missed than that: a `reset`
+NOT_AN_EVENT = 0  # the id of a change that has no event row (`ping`)
 
 
 class Change(NamedTuple):
-    """One order-related event row, as a stream sends it."""
+    """One order-related event row, as a stream sends it; or, with id NOT_AN_EVENT, a change
+    to the order's timeline that records no event (`ping`)."""
 
     id: int
     workspace_id: int
@@ -57,25 +70,28 @@ def decode(payload: str) -> Change | None:
 
 class Subscription:
     """One open stream's queue: bounded; when it overflows it is emptied and marked `behind`,
-    and the stream reads what it missed from the table."""
+    and the stream reads what it missed from the table; `refresh`: changes without a row may
+    have been dropped too, so the page is told to reload its regions."""
 
     def __init__(self, workspace_id: int) -> None:
         self.workspace_id = workspace_id
         self.changes: collections.deque[Change] = collections.deque()
         self.behind = False
+        self.refresh = False
         self.closed = False
         self._wake = asyncio.Event()
 
     def push(self, change: Change) -> None:
         if len(self.changes) >= QUEUE_LIMIT:
-            self.fall_behind()
+            self.fall_behind(dropped=True)
             return
         self.changes.append(change)
         self._wake.set()
 
-    def fall_behind(self) -> None:
+    def fall_behind(self, *, dropped: bool = False) -> None:
         self.changes.clear()
         self.behind = True
+        self.refresh = self.refresh or dropped
         self._wake.set()
 
     def close(self) -> None:
@@ -126,7 +142,7 @@ class Feed:
         reads the table from its last id."""
         for streams in self.streams.values():
             for subscription in streams:
-                subscription.fall_behind()
+                subscription.fall_behind(dropped=True)
 
     def close(self) -> None:
         """The process is stopping: every stream ends, and none opens again."""
@@ -192,6 +208,16 @@ def announce(*, workspace_id: int, event_id: int, order_id: int, name: str) -> N
     the notification (to every web process, this one included, at commit)."""
     if not db.is_postgres():
         change = Change(event_id, workspace_id, order_id, name)
+        db.after_commit(lambda: FEED.publish(change))
+
+
+def ping(*, workspace_id: int, order_id: int, name: str) -> None:
+    """Tell the open streams about a change to an order's timeline that records no event
+    (`invoice.emailed`, `email.queued`: module docstring); called in the change's
+    transaction. On PostgreSQL the changed row's trigger notifies at commit, so this does
+    nothing there."""
+    if not db.is_postgres():
+        change = Change(NOT_AN_EVENT, workspace_id, order_id, name)
         db.after_commit(lambda: FEED.publish(change))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from models import clock, db, money
+from models import clock, db, live, money
 from models.errors import NotFoundError, RuleRefused
 from models.mail.ids import message_id
 from models.mail.render import STAGE_WORDS, Rendered, address_lines, due_date, render
@@ -252,6 +252,7 @@ async def resend_message(*, workspace_id: int, order_id: int, message_id: int) -
                 CustomerMessage.updated_at: now,
             }
         ).where(CustomerMessage.id == message_id)
+        live.ping(workspace_id=workspace_id, order_id=order_id, name="email.queued")
 
     return await db.atomic(write)
 

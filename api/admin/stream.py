@@ -3,8 +3,11 @@ patch themselves (static/live.js).
 
 Each event is one `webhook_events` row of an order of the session's workspace:
 `id: <row id>`, `event: order`, `data: {"order_id": …, "name": …}` (the page re-reads what it
-shows, so nothing else is sent). A client that reconnects with `Last-Event-ID` first gets the
-rows it missed; more than models/live.CATCH_UP_LIMIT missed is one `event: reset`. A comment
+shows, so nothing else is sent); a change to an order's timeline that records no event (an
+email's progress, an invoice page opened: models/live.py) is the same without `id:`. A client
+that reconnects with `Last-Event-ID` first gets the rows it missed; more than
+models/live.CATCH_UP_LIMIT missed is one `event: reset`, and so is a catch-up after changes
+were dropped (a full queue, a lost LISTEN connection), sent after the rows it read. A comment
 every HEARTBEAT_SECONDS keeps proxies from closing a quiet stream.
 
 Without a session the answer is 401 (EventSource cannot follow a redirect to the login page,
@@ -41,11 +44,18 @@ _EVENT_ID = re.compile(r"[0-9]{1,10}")
 
 
 def order_event(change: live.Change) -> bytes:
+    """`event: order` with the row's id; a change without a row (live.NOT_AN_EVENT) has no
+    `id:`, so the browser's Last-Event-ID stays the last row's."""
     data = msgspec.json.encode({"order_id": change.order_id, "name": change.name})
+    if change.id == live.NOT_AN_EVENT:
+        return b"event: order\ndata: %s\n\n" % data
     return b"id: %d\nevent: order\ndata: %s\n\n" % (change.id, data)
 
 
-def reset_event(event_id: int) -> bytes:
+def reset_event(event_id: int | None = None) -> bytes:
+    """The page reloads its regions; with the id of the newest row when it replaces rows."""
+    if event_id is None:
+        return b"event: reset\ndata: {}\n\n"
     return b"id: %d\nevent: reset\ndata: {}\n\n" % event_id
 
 
@@ -91,6 +101,7 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
                 if missed.reset_to is not None:
                     cursor = reset_to = missed.reset_to
                     caught_up = set()
+                    subscription.refresh = False
                     subscription.changes.clear()
                     yield reset_event(cursor)
                     continue
@@ -98,8 +109,14 @@ async def events(user: AdminUser, resume_after: int | None) -> AsyncIterator[byt
                 for change in missed.changes:
                     cursor = max(cursor, change.id)
                     yield order_event(change)
+                if subscription.refresh:  # changes without a row were dropped with the queue
+                    subscription.refresh = False
+                    yield reset_event()
             while subscription.changes:
                 change = subscription.changes.popleft()
+                if change.id == live.NOT_AN_EVENT:  # no row: never caught up nor a cursor
+                    yield order_event(change)
+                    continue
                 if change.id in caught_up or change.id <= reset_to:
                     continue
                 cursor = max(cursor, change.id)

@@ -10,7 +10,7 @@ import datetime as dt
 
 import msgspec
 
-from models import clock, db, link_tokens, messages
+from models import clock, db, link_tokens, live, messages
 from models.errors import NotFoundError
 from models.invoices import letterhead, pages
 from models.invoices.pages import InvoicePage
@@ -64,6 +64,8 @@ async def email_invoice(*, workspace_id: int, number: str, user_id: int | None) 
             created_at=now,
             expires_at=now + dt.timedelta(days=LINK_DAYS),
         ).save()
+        # The order's timeline shows the email: its open pages refresh (models/live.py).
+        live.ping(workspace_id=workspace_id, order_id=invoice.order_id, name="invoice.emailed")
         return Emailed(number=invoice.number, recipient=found.contact_email or "")
 
     return await db.atomic(write)
@@ -79,6 +81,7 @@ async def open_link(token: str, now: dt.datetime) -> InvoicePage | None:
             InvoiceLink.id,
             InvoiceLink.workspace,
             InvoiceLink.invoice.number.as_alias("number"),
+            InvoiceLink.invoice.order.as_alias("order_id"),
             InvoiceLink.opened_at,
         )
         .where(
@@ -93,6 +96,8 @@ async def open_link(token: str, now: dt.datetime) -> InvoicePage | None:
         await InvoiceLink.update({InvoiceLink.opened_at: now}).where(
             InvoiceLink.id == row["id"], InvoiceLink.opened_at.is_null()
         )
+        # The order's timeline shows it: its open pages refresh (models/live.py).
+        live.ping(workspace_id=row["workspace"], order_id=row["order_id"], name="invoice.opened")
     return await pages.invoice_page(row["workspace"], row["number"])
 
 

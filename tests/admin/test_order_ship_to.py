@@ -115,13 +115,17 @@ async def test_a_refused_ship_to_is_shown_beside_its_fields(shop: Shop) -> None:
     )
     forged = await _create(shop, c, ship_to=str(theirs))
     nonsense = await _create(shop, c, ship_to="somewhere")
+    odd = [
+        await _create(shop, c, ship_to=value)
+        for value in ("-5", "0", "2147483648", "999999999999", "9" * 40, "1\x00")
+    ]
 
     assert blank.status_code == 422
     assert "Address line 1 must not be blank." in blank.text
     assert 'id="ship_to-line1-error"' in blank.text and 'id="ship_to-country-error"' in blank.text
     assert 'value="typed" checked' in blank.text and 'value="5 Quay Street"' not in blank.text
     assert 'value="Bristol"' in blank.text  # kept as typed
-    for refused in (forged, nonsense):
+    for refused in (forged, nonsense, *odd):
         assert refused.status_code == 422
         assert "Choose one of this customer&#39;s addresses, or type one." in refused.text
         assert 'id="ship_to-error"' in refused.text

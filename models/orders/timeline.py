@@ -171,10 +171,10 @@ class Email(msgspec.Struct, array_like=True, frozen=True):
     sent_at: Stamp | None
     attempts: int
     last_error: str | None
-
-
     invoice_number: str | None  # an emailed invoice's: the email carries a link to its page
     opened_at: Stamp | None  # when the customer first opened that page
+
+
 class Invoice(msgspec.Struct, array_like=True, frozen=True):
     id: int
     number: str

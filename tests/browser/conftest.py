@@ -177,7 +177,15 @@ def receiver() -> Iterator[ThreadedReceiver]:
 
 
 def axe(page: Page) -> None:
-    """No serious or critical axe-core violation on the page as it is now."""
+    """No serious or critical axe-core violation on the page as it is now, once what the
+    page does after typing has settled: the running total posts 300 ms after the last key,
+    and a region htmx is swapping is faded meanwhile (its colours are not the page's)."""
+    busy = "!!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    page.wait_for_timeout(400)
+    for _ in range(50):  # polled from here: the admin's CSP refuses wait_for_function's eval
+        if not page.evaluate(busy):
+            break
+        page.wait_for_timeout(100)
     # Evaluated through the DevTools protocol: the admin's CSP refuses inline scripts.
     page.evaluate(AXE.read_text() + "\n;window.axe = axe; true")
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")

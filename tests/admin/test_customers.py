@@ -47,7 +47,7 @@ async def test_list_searches_and_shows_open_orders_and_lifetime_value(shop: Shop
     searched = await shop.client.get("/admin/customers", params={"q": "bREW"})
     assert "Acme Brewing" in searched.text and "Zebra Tees" not in searched.text
     odd = await shop.client.get("/admin/customers", params={"q": "%_\x00" + "x" * 600})
-    assert odd.status_code == 200 and "No customer matches" in odd.text
+    assert odd.status_code == 422  # a control character in the query: the admin's 422 page
 
 
 async def test_create_answers_303_with_a_notice_once_and_a_reload_adds_nothing(shop: Shop) -> None:

@@ -187,7 +187,15 @@ async def test_the_detail_has_its_payments_and_an_etag(client) -> None:
         "issued",
     )
     (payment,) = detail["payments"]
-    assert list(payment) == ["id", "amount_cents", "method", "reference", "paid_at"]
+    assert list(payment) == [
+        "id",
+        "amount_cents",
+        "method",
+        "reference",
+        "paid_at",
+        "voided_at",
+        "void_reason",
+    ]
     assert (payment["amount_cents"], payment["method"], payment["reference"]) == (
         1_500,
         "cheque",

@@ -62,7 +62,8 @@ class PricingController(Controller):
         summary="Replace the price list (an owner's token)",
         status_code=HTTP_200_OK,
         responses={
-            **WRITE_RESPONSES,
+            # No Idempotency-Key here (a PUT is idempotent), so no 409.
+            **{status: spec for status, spec in WRITE_RESPONSES.items() if status != 409},
             403: error_response(
                 ErrorBody,
                 "The token's user is deactivated, or not an owner",

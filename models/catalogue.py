@@ -39,7 +39,7 @@ def _whole(errors: FieldErrors, field: str, value: object, *, maximum: int = MAX
     if isinstance(value, int):
         return errors.count(field, value, maximum=maximum)
     number = numbers.whole_number(str(value))  # as the admin reads one: 6000, 6,000, 6 000
-    if number is None:
+    if number is None or number < 0:
         errors.add(field, "must be a whole number, 0 or more")
         return 0
     return errors.count(field, number, maximum=maximum)

@@ -28,11 +28,13 @@ _DECIMAL_COMMA = re.compile(r"-?[0-9]+,[0-9]{1,2}", re.ASCII)
 
 def whole_number(text: str) -> int | None:
     """`text` (surrounding spaces ignored) as an int, or None when it is not a whole number
-    written one of the ways above, or has more than MAX_DIGITS digits."""
+    written one of the ways above, or has more than MAX_DIGITS digits after its leading
+    zeros."""
     found = _WHOLE.fullmatch(text.strip())
     if found is None:
         return None
     digits = found["plain"] or re.sub(f"[{_SEPARATORS}]", "", found["grouped"])
+    digits = digits.lstrip("0") or "0"  # leading zeros are no part of its size
     if len(digits) > MAX_DIGITS:
         return None
     return int(found["sign"] + digits)
